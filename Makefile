@@ -1,0 +1,29 @@
+# Two commands for a newcomer: `make docs` and `make test`. Each sets up .venv itself.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: docs test lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	touch $(STAMP)
+
+## Build example_docs to HTML: open example_docs/_build/html/index.html
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html example_docs example_docs/_build/html
+	@echo "Built: open example_docs/_build/html/index.html"
+
+## Run the test suite (browser tests skip without chromium, except under CI=true)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check sphinxcontrib_mlglossary tests
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) example_docs/_build

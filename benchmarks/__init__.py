@@ -1,0 +1,1 @@
+"""Benchmarks: the extension's cost against a plain Sphinx build (see BENCHMARKS.md)."""

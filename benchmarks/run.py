@@ -1,0 +1,143 @@
+"""Build the synthetic project with and without the extension, alternately, and compare.
+
+Each measurement is a fresh ``sphinx-build`` process. Pairs run A B A B ... after one
+warm-up pair, and the report gives medians and the median of per-pair ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from benchmarks.generate import generate
+
+#: runs sphinx in-process and prints its peak memory (own + parallel workers), in KiB
+_MEASURE = """
+import resource, sys
+from sphinx.cmd.build import main
+code = main(sys.argv[1:])
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("MAXRSS", max(own, kids), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+@dataclass
+class Run:
+    seconds: float
+    maxrss_kib: int
+
+
+def sphinx(src: Path, out: Path, *args: str) -> Run:
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-c", _MEASURE, "-q", "-b", "html", *args, str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - started
+    if result.returncode:
+        raise SystemExit(f"sphinx-build failed on {src}:\n{result.stderr}")
+    rss = next(int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("MAXRSS"))
+    return Run(elapsed, rss)
+
+
+def output_size(out: Path) -> int:
+    return sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and p.suffix in {".html", ".js", ".css"})
+
+
+def extension_bytes_per_page(out: Path) -> float:
+    """CSS + JS of the extension plus the per-page card block, averaged over pages."""
+    pages = [p for p in out.glob("page*.html")]
+    static = sum((out / "_static" / name).stat().st_size for name in ("mlglossary.js", "mlglossary.css") if (out / "_static" / name).exists())
+    cards = 0
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        start = html.find('<div class="mlglossary-cards"')
+        if start >= 0:
+            end = html.find("</div>\n</div>", start)
+            cards += (end - start) if end > start else 0
+    return static + cards / max(1, len(pages))
+
+
+def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, pairs: int) -> dict[str, object]:
+    variants = {}
+    for name, extension in (("plain", False), ("mlglossary", True)):
+        variants[name] = generate(workdir / name / "src", pages=pages, citations=citations, terms=terms, fmt=fmt, extension=extension)
+    results: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
+
+    def record(variant: str, key: str, value: float) -> None:
+        results[variant].setdefault(key, []).append(value)
+
+    for pair in range(pairs + 1):  # pair 0 warms caches up and is dropped
+        for variant, src in variants.items():
+            out = workdir / variant / "out"
+            serial = sphinx(src, out, "-E")
+            parallel = sphinx(src, workdir / variant / "out-j2", "-E", "-j", "2")
+            page = src / f"page{pages // 2:04d}.{fmt}"
+            page.write_text(page.read_text() + f"\nEdited in pair {pair}.\n")
+            incremental = sphinx(src, out)
+            if pair == 0:
+                continue
+            record(variant, "serial_s", serial.seconds)
+            record(variant, "parallel_s", parallel.seconds)
+            record(variant, "incremental_s", incremental.seconds)
+            record(variant, "maxrss_kib", serial.maxrss_kib)
+            record(variant, "output_bytes", output_size(out))
+    report: dict[str, object] = {
+        "pages": pages,
+        "citations_per_page": citations,
+        "terms": terms,
+        "format": fmt,
+        "pairs": pairs,
+        "medians": {v: {k: statistics.median(vals) for k, vals in r.items()} for v, r in results.items()},
+        "ratios": {
+            key: statistics.median(a / b for a, b in zip(results["mlglossary"][key], results["plain"][key], strict=True))
+            for key in results["plain"]
+        },
+        "extension_bytes_per_page": extension_bytes_per_page(workdir / "mlglossary" / "out"),
+    }
+    return report
+
+
+def format_table(report: dict[str, object]) -> str:
+    medians = report["medians"]
+    ratios = report["ratios"]
+    assert isinstance(medians, dict) and isinstance(ratios, dict)
+    rows = ["| measure | plain | mlglossary | ratio |", "| --- | ---: | ---: | ---: |"]
+    for key in ratios:
+        rows.append(f"| {key} | {medians['plain'][key]:.2f} | {medians['mlglossary'][key]:.2f} | {ratios[key]:.3f} |")
+    rows.append(f"| extension bytes per page | | {report['extension_bytes_per_page']:.0f} | |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> dict[str, object]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pages", type=int, default=50)
+    parser.add_argument("--citations", type=int, default=40)
+    parser.add_argument("--terms", type=int, default=51)
+    parser.add_argument("--format", choices=["md", "rst"], default="md")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--json", type=Path, help="also write the report here")
+    parser.add_argument("--workdir", type=Path, help="keep the projects here (default: a temporary folder)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = args.workdir or Path(tmp)
+        report = measure(workdir, pages=args.pages, citations=args.citations, terms=args.terms, fmt=args.format, pairs=args.pairs)
+    print(f"{args.pages} pages x {args.citations} citations, {args.terms} terms, {args.format}, {args.pairs} pairs")
+    print(format_table(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""Cite a curated machine-learning glossary from any Sphinx project."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register everything the extension adds; the one place that wires it together."""
+    from sphinx import locale
+
+    from . import assets, config, nodes
+    from .backlinks import Backlinks, CitedOnly, pages_to_rewrite, reset_cache
+    from .citations import CitationsCollector
+    from .collector import DefinitionsCollector, UserTermsCollector
+    from .directives import MlGlossaryDirective
+    from .i18n import CATALOG, LOCALE_DIR
+    from .references import on_warn_missing_reference
+    from .tooltips import TooltipCards
+
+    config.register(app)
+    app.add_directive("mlglossary", MlGlossaryDirective)
+    app.add_env_collector(DefinitionsCollector)
+    app.add_env_collector(UserTermsCollector)
+    nodes.register(app)
+    app.add_post_transform(TooltipCards)
+    app.add_env_collector(CitationsCollector)
+    app.add_post_transform(Backlinks)
+    app.add_post_transform(CitedOnly)
+    app.connect("env-get-updated", pages_to_rewrite)
+    app.connect("env-updated", reset_cache)
+    assets.register(app)
+    app.connect("warn-missing-reference", on_warn_missing_reference)
+    # A translator cached by an earlier build in this process would answer in its
+    # language (e.g. Spanish labels in an Arabic build): load ours afresh.
+    locale.translators.pop(("sphinx", CATALOG), None)
+    app.add_message_catalog(CATALOG, str(LOCALE_DIR))
+    return {
+        "version": __version__,
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,0 +1,51 @@
+"""Static CSS/JS for HTML builders, linked only from pages that carry tooltip cards."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .nodes import tooltip_cards
+from .text_direction import direction
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+
+STATIC_DIR = Path(__file__).parent / "static"
+JS_FILE = "mlglossary.js"
+CSS_FILE = "mlglossary.css"
+
+
+def add_static_path(app: Sphinx) -> None:
+    """Ship the assets with HTML output only (not LaTeX, not epub: no scripts there)."""
+    if app.builder.format == "html" and app.builder.name not in {"epub", "epub3"}:
+        app.config.html_static_path.append(str(STATIC_DIR))
+
+
+def link_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    """Per-page: Sphinx reverts files added here after the page is written."""
+    if doctree is None or not any(True for _ in doctree.findall(tooltip_cards)):
+        return
+    app.add_css_file(CSS_FILE)
+    app.add_js_file(JS_FILE, loading_method="defer")
+
+
+def right_to_left_page(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    """Sphinx writes no ``dir``; themes built on the basic layout accept our ``<html>`` tag."""
+    language = app.config.language
+    if direction(language) != "rtl" or context.get("html_tag"):
+        return
+    root = context.get("content_root", "")
+    context["html_tag"] = f'<html lang="{escape(language)}" dir="rtl" data-content_root="{escape(root)}">'
+
+
+def register(app: Sphinx) -> None:
+    app.connect("html-page-context", right_to_left_page)
+    app.connect("builder-inited", add_static_path)
+    app.connect("html-page-context", link_assets)

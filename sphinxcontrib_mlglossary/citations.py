@@ -1,0 +1,92 @@
+"""Citations: every term reference, given a stable id at read time and remembered per page.
+
+The id lets a backlink land on the exact spot; it counts citations within the page
+only, so it doesn't change when other pages change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.environment.collectors import EnvironmentCollector
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: attribute on the environment: docname -> citations on that page, in document order
+CITATIONS = "mlglossary_citations"
+ID_PREFIX = "mlglossary-cite-"
+
+
+class Citation(NamedTuple):
+    """One ``{term}`` reference on a page."""
+
+    #: the reference target as written (resolved to an entry only when backlinks are drawn)
+    target: str
+    #: id of the citation node: the landing spot of its backlink
+    node_id: str
+    #: id of the innermost section holding the citation ("" for the page's top section)
+    section_id: str
+    #: title of that section ("" for the page's top section)
+    section_title: str
+    #: True inside a glossary's own entries (one term mentioning another)
+    in_glossary: bool
+
+
+def citations(env: BuildEnvironment) -> dict[str, list[Citation]]:
+    if not hasattr(env, CITATIONS):
+        setattr(env, CITATIONS, {})
+    return getattr(env, CITATIONS)  # type: ignore[no-any-return]
+
+
+def _section_of(node: nodes.Node) -> tuple[str, str]:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.section):
+            if isinstance(parent.parent, nodes.document):
+                return "", ""  # the page's own title section: the page title says it all
+            title = next(iter(parent.findall(nodes.title)), None)
+            return (parent["ids"][0] if parent["ids"] else ""), (title.astext() if title else "")
+        parent = parent.parent
+    return "", ""
+
+
+def _in_glossary(node: nodes.Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.glossary):
+            return True
+        parent = parent.parent
+    return False
+
+
+class CitationsCollector(EnvironmentCollector):
+    """Keyed by citing page: purge pops it, a parallel merge copies only the merged pages."""
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        citations(env).pop(docname, None)
+
+    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment) -> None:
+        theirs = citations(other)
+        ours = citations(env)
+        for docname in docnames:
+            if docname in theirs:
+                ours[docname] = theirs[docname]
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        found: list[Citation] = []
+        for xref in doctree.findall(addnodes.pending_xref):
+            if xref.get("refdomain") != "std" or xref.get("reftype") != "term":
+                continue
+            node_id = f"{ID_PREFIX}{len(found)}"
+            xref["ids"].append(node_id)
+            doctree.ids.setdefault(node_id, xref)
+            section_id, section_title = _section_of(xref)
+            found.append(Citation(xref["reftarget"], node_id, section_id, section_title, _in_glossary(xref)))
+        if found:
+            citations(app.env)[app.env.docname] = found

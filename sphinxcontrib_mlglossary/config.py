@@ -1,0 +1,96 @@
+"""The ``mlglossary_*`` configuration values, validated once when the config is read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .loader import resolve_language
+from .warnings_ import MlGlossaryWarning, logger, warn
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+#: name -> (default, rebuild, accepted types)
+OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
+    # glossary language; None follows the project's ``language``
+    "mlglossary_language": (None, "env", (str, type(None))),
+    # warn about {term} references that match nothing (with "did you mean")
+    "mlglossary_warn_unknown": (True, "env", (bool,)),
+    # hover/focus/tap cards on term links (HTML builders)
+    "mlglossary_tooltips": (True, "html", (bool,)),
+    # "hover" (hover, focus and tap) or "click" (click/tap and focus only)
+    "mlglossary_tooltip_trigger": ("hover", "html", (str,)),
+    # "Cited in" lists under each glossary entry
+    "mlglossary_backlinks": (True, "env", (bool,)),
+    # pages listed per entry before "and N more pages"
+    "mlglossary_backlinks_max": (10, "env", (int,)),
+    # also list citations made inside glossary entries (one term mentioning another)
+    "mlglossary_backlinks_from_glossary": (False, "env", (bool,)),
+}
+
+_TRIGGERS = ("hover", "click")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The validated settings of one build."""
+
+    #: language of the glossary to load ("en", "es", "ar")
+    language: str
+    warn_unknown: bool
+    tooltips: bool
+    tooltip_trigger: str
+    backlinks: bool
+    backlinks_max: int
+    backlinks_from_glossary: bool
+
+
+def register(app: Sphinx) -> None:
+    for name, (default, rebuild, types) in OPTIONS.items():
+        app.add_config_value(name, default, rebuild, types)
+    app.connect("config-inited", _validate)
+
+
+def _validate(app: Sphinx, config: Config) -> None:
+    for name, (default, _rebuild, types) in OPTIONS.items():
+        value = getattr(config, name)
+        if not isinstance(value, types):
+            warn(
+                MlGlossaryWarning.CONFIG,
+                f"{name} = {value!r} is not a {' or '.join(t.__name__ for t in types)}; using {default!r}",
+            )
+            setattr(config, name, default)
+    if config.mlglossary_tooltip_trigger not in _TRIGGERS:
+        warn(
+            MlGlossaryWarning.CONFIG,
+            f"mlglossary_tooltip_trigger = {config.mlglossary_tooltip_trigger!r} is not one of "
+            f"{', '.join(map(repr, _TRIGGERS))}; using 'hover'",
+        )
+        config.mlglossary_tooltip_trigger = "hover"
+    requested = config.mlglossary_language or config.language
+    if resolve_language(requested) is None:
+        logger.info(f"mlglossary: no glossary in {requested!r}; using English")
+    config._mlglossary_settings = _settings_of(config)
+
+
+def _settings_of(config: Config) -> Settings:
+    return Settings(
+        language=resolve_language(config.mlglossary_language or config.language) or "en",
+        warn_unknown=bool(config.mlglossary_warn_unknown),
+        tooltips=bool(config.mlglossary_tooltips),
+        tooltip_trigger=config.mlglossary_tooltip_trigger,
+        backlinks=bool(config.mlglossary_backlinks),
+        backlinks_max=max(1, int(config.mlglossary_backlinks_max)),
+        backlinks_from_glossary=bool(config.mlglossary_backlinks_from_glossary),
+    )
+
+
+def settings(app: Sphinx) -> Settings:
+    """The one typed accessor for our settings (computed again after unpickling)."""
+    config = app.config
+    cached = config.__dict__.get("_mlglossary_settings")
+    if cached is None:
+        cached = config._mlglossary_settings = _settings_of(config)
+    return cached  # type: ignore[no-any-return]

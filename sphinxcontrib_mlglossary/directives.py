@@ -1,0 +1,191 @@
+"""The ``mlglossary`` directive: bundled entries as Sphinx's own glossary structure.
+
+We emit ``glossary > definition_list > definition_list_item > term + definition``
+exactly like Sphinx's ``glossary`` directive, so ``:term:``, the index, themes and
+every builder treat our entries as ordinary glossary terms.
+"""
+
+from __future__ import annotations
+
+import difflib
+from itertools import groupby
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxDirective
+
+from .collector import definitions
+from .config import settings
+from .i18n import _
+from .loader import bundled_glossary
+from .markup import render_blocks
+from .nodes import glossary_block
+from .references import API_REFERENCE
+from .sorting import letter, sort_key
+from .text_direction import direction
+from .warnings_ import MlGlossaryWarning, warn
+
+if TYPE_CHECKING:
+    from sphinx.util.typing import OptionSpec
+
+    from .model import Entry, Glossary
+
+
+def _comma_list(argument: str | None) -> list[str]:
+    return [part.strip() for part in (argument or "").split(",") if part.strip()]
+
+
+class MlGlossaryDirective(SphinxDirective):
+    """Render the bundled glossary (or a subset of it) and register its terms."""
+
+    has_content = False
+    option_spec: ClassVar[OptionSpec] = {
+        "terms": directives.unchanged,
+        "tags": directives.unchanged,
+        "cited-only": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        language = settings(self.env.app).language
+        glossary = bundled_glossary(language)
+        entries = self._select(glossary)
+        entries.sort(key=lambda entry: sort_key(entry.name, language))
+
+        wrapper = glossary_block(classes=["mlglossary"], lang=language)
+        if direction(language) == "rtl":
+            wrapper["dir"] = "rtl"
+        wrapper["mlglossary_cited_only"] = "cited-only" in self.options
+        defined = definitions(self.env).setdefault(self.env.docname, {})
+        for heading, group in groupby(entries, key=lambda entry: letter(entry.name, language)):
+            items = [item for entry in group if (item := self._item(entry, glossary, defined)) is not None]
+            if not items:
+                continue
+            rubric = nodes.rubric(heading, heading, classes=["mlglossary-letter"])
+            glossary_node = addnodes.glossary()
+            glossary_node["sorted"] = False  # already in the language's order
+            glossary_node += nodes.definition_list("", *items, classes=["glossary"])
+            wrapper += [rubric, glossary_node]
+        self.set_source_info(wrapper)
+        # We ship the translations ourselves: keep our text out of the project's .pot
+        # and away from its translated messages.
+        for text_node in wrapper.findall(nodes.TextElement):
+            text_node["translatable"] = False
+        return [wrapper]
+
+    def _select(self, glossary: Glossary) -> list[Entry]:
+        """The entries the ``:terms:`` and ``:tags:`` options ask for (all when neither is set)."""
+        wanted_terms = _comma_list(self.options.get("terms"))
+        wanted_tags = _comma_list(self.options.get("tags"))
+        if not wanted_terms and not wanted_tags:
+            return list(glossary)
+        chosen: dict[str, Entry] = {}
+        for wanted in wanted_terms:
+            entry = glossary.get(wanted) or glossary.find(wanted)
+            if entry is None:
+                hint = difflib.get_close_matches(wanted, [e.id for e in glossary] + glossary.all_names(), n=3)
+                warn(
+                    MlGlossaryWarning.OPTION,
+                    f"mlglossary :terms: names unknown term {wanted!r}"
+                    + (f"; did you mean {', '.join(map(repr, hint))}?" if hint else ""),
+                    location=self.get_location(),
+                )
+                continue
+            chosen[entry.id] = entry
+        known_tags = {tag for entry in glossary for tag in entry.tags}
+        for tag in wanted_tags:
+            if tag not in known_tags:
+                warn(
+                    MlGlossaryWarning.OPTION,
+                    f"mlglossary :tags: names tag {tag!r}, which no entry has "
+                    f"(known tags: {', '.join(sorted(known_tags))})",
+                    location=self.get_location(),
+                )
+        for entry in glossary:
+            if set(entry.tags).intersection(wanted_tags):
+                chosen.setdefault(entry.id, entry)
+        return list(chosen.values())
+
+    def _item(self, entry: Entry, glossary: Glossary, defined: dict[str, str]) -> nodes.definition_list_item | None:
+        document = self.state.document
+        if entry.anchor in document.ids:
+            warn(
+                MlGlossaryWarning.DUPLICATE_TERM,
+                f"glossary entry {entry.name!r} appears twice on this page; the second is left out",
+                location=self.get_location(),
+            )
+            return None
+        term = self._term(entry)
+        if term is None:
+            return None
+        defined[entry.id] = entry.anchor
+        body = render_blocks(entry.body, document)
+        for block in body:
+            if isinstance(block, nodes.Element):
+                for xref in block.findall(addnodes.pending_xref):
+                    if xref.get("refdomain") == "py":
+                        xref[API_REFERENCE] = True
+        definition = nodes.definition("", *body)
+        related = [glossary.get(target) for target in entry.see_also]
+        if any(related):
+            definition += self._see_also([r for r in related if r is not None])
+        item = nodes.definition_list_item("", term, definition)
+        item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
+        return item
+
+    def _term(self, entry: Entry) -> nodes.term | None:
+        """The term node, with its anchors, index entries and domain registrations."""
+        document = self.state.document
+        std = self.env.get_domain("std")
+        docname = self.env.docname
+        names = []
+        for name in entry.names:
+            owner = std.objects.get(("term", name))  # type: ignore[attr-defined]
+            if owner is None:
+                names.append(name)
+            elif owner != (docname, entry.anchor):
+                warn(
+                    MlGlossaryWarning.DUPLICATE_TERM,
+                    f"term {name!r} of glossary entry {entry.id!r} is already defined in "
+                    f"{self.env.doc2path(owner[0])}; that definition wins",
+                    location=self.get_location(),
+                )
+        if entry.name not in names:
+            return None  # its main name belongs elsewhere: don't show a second entry
+        term = nodes.term("", entry.heading)
+        source, line = self.get_source_info()
+        term.source, term.line = source, line
+        term["ids"].append(entry.anchor)
+        document.ids[entry.anchor] = term
+        if entry.legacy_anchor and entry.legacy_anchor not in document.ids:
+            term["ids"].append(entry.legacy_anchor)
+            document.ids[entry.legacy_anchor] = term
+        for name in names:
+            std._note_term(name, entry.anchor, location=term)  # type: ignore[attr-defined]
+        index = addnodes.index(
+            entries=[("single", name, entry.anchor, "main", None) for name in (entry.name, *entry.abbreviations)]
+        )
+        index.source, index.line = source, line
+        term += index
+        return term
+
+    def _see_also(self, related: list[Entry]) -> nodes.paragraph:
+        paragraph = nodes.paragraph(classes=["mlglossary-see-also"])
+        paragraph += nodes.strong(text=str(_("See also:")))
+        paragraph += nodes.Text(" ")
+        for position, other in enumerate(related):
+            if position:
+                paragraph += nodes.Text(", ")
+            xref = addnodes.pending_xref(
+                "",
+                nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"]),
+                refdomain="std",
+                reftype="term",
+                reftarget=other.name,
+                refexplicit=False,
+                refwarn=True,
+                refdoc=self.env.docname,
+            )
+            paragraph += xref
+        return paragraph

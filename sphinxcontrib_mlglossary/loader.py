@@ -1,0 +1,288 @@
+"""Read and validate glossary data files (TOML, format 1).
+
+Every problem is reported as a :class:`GlossaryDataError` naming the file, the entry,
+the field and, where it can be found, the line, so a user can fix the file without
+reading our code.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .model import Entry, Glossary, fold, slugify
+
+FORMAT_VERSION = 1
+#: languages shipped with the package; English is the reference every other file follows
+BUNDLED_LANGUAGES = ("en", "es", "ar")
+REFERENCE_LANGUAGE = "en"
+
+_ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_TERM_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*term[ \t]*\]\]", re.MULTILINE)
+_TOML_LINE = re.compile(r"at line (\d+)")
+
+_STRING_FIELDS = ("id", "name", "summary", "body")
+_LIST_FIELDS = ("abbreviations", "aliases", "see_also", "tags")
+_REQUIRED = ("id", "name", "summary", "body")
+_KNOWN = frozenset(_STRING_FIELDS + _LIST_FIELDS)
+
+
+class GlossaryDataError(ValueError):
+    """A glossary data file that can't be used as it is."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        message: str,
+        *,
+        line: int = 0,
+        entry: str = "",
+        field: str = "",
+        hint: str = "",
+    ) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.entry = entry
+        self.field = field
+        self.problem = message
+        self.hint = hint
+        where = f"{self.path}:{line}" if line else str(self.path)
+        parts = [where]
+        if entry:
+            parts.append(f"entry {entry!r}")
+        if field:
+            parts.append(f"field {field!r}")
+        text = ": ".join(parts) + f": {message}"
+        if hint:
+            text += f" ({hint})"
+        super().__init__(text)
+
+
+def load_glossary(path: Path | str, *, reference: Glossary | None = None) -> Glossary:
+    """Load one data file; a translated file inherits what it lacks from ``reference``."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GlossaryDataError(path, f"cannot read the file: {exc.strerror}") from None
+    return parse_glossary(raw, path, reference=reference)
+
+
+def parse_glossary(raw: bytes | str, path: Path | str, *, reference: Glossary | None = None) -> Glossary:
+    """Parse and validate the text of a data file (``path`` is used in messages only)."""
+    path = Path(path)
+    text = _decode(raw, path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_LINE.search(str(exc))
+        raise GlossaryDataError(
+            path,
+            f"not valid TOML: {exc}",
+            line=int(found.group(1)) if found else 0,
+            hint="check quotes and brackets around that line",
+        ) from None
+    lines = [text.count("\n", 0, m.start()) + 1 for m in _TERM_HEADER.finditer(text)]
+    return _build(data, path, lines, reference)
+
+
+def _decode(raw: bytes | str, path: Path) -> str:
+    if isinstance(raw, str):
+        return raw
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise GlossaryDataError(path, "not valid UTF-8", line=line, hint="save the file as UTF-8") from None
+
+
+def _build(data: Mapping[str, Any], path: Path, lines: list[int], reference: Glossary | None) -> Glossary:
+    version = data.get("format")
+    if version != FORMAT_VERSION:
+        raise GlossaryDataError(
+            path,
+            f"unsupported or missing 'format' {version!r}",
+            field="format",
+            hint=f"this version reads format = {FORMAT_VERSION}",
+        )
+    language = data.get("language")
+    if not isinstance(language, str) or not language:
+        raise GlossaryDataError(path, "missing language code", field="language", hint='e.g. language = "en"')
+    unknown_top = set(data) - {"format", "language", "term"}
+    if unknown_top:
+        raise GlossaryDataError(path, f"unknown top-level keys: {', '.join(sorted(unknown_top))}")
+    terms = data.get("term", [])
+    if not isinstance(terms, list) or not all(isinstance(t, dict) for t in terms):
+        raise GlossaryDataError(path, "entries must be [[term]] tables", field="term")
+
+    entries: list[Entry] = []
+    seen_ids: dict[str, int] = {}
+    for index, table in enumerate(terms):
+        line = lines[index] if index < len(lines) else 0
+        entry = _entry(table, path, line, reference)
+        if entry.id in seen_ids:
+            raise GlossaryDataError(
+                path,
+                f"duplicate id (first defined at line {seen_ids[entry.id]})",
+                line=line,
+                entry=entry.id,
+                field="id",
+                hint="give each entry a unique id",
+            )
+        seen_ids[entry.id] = line
+        entries.append(entry)
+
+    if reference is not None:
+        entries = _check_translation(entries, reference, path)
+    _check_see_also(entries, path)
+    _check_names(entries, path)
+    return Glossary(language=language, entries=tuple(entries), source=path)
+
+
+def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary | None) -> Entry:
+    label = str(table.get("id") or table.get("name") or f"#{line}")
+    unknown = set(table) - _KNOWN
+    if unknown:
+        raise GlossaryDataError(
+            path,
+            f"unknown field(s) {', '.join(sorted(unknown))}",
+            line=line,
+            entry=label,
+            hint=f"known fields: {', '.join(sorted(_KNOWN))}",
+        )
+    for name in _REQUIRED:
+        if name not in table:
+            raise GlossaryDataError(path, "missing required field", line=line, entry=label, field=name)
+    for name in _STRING_FIELDS:
+        value = table.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise GlossaryDataError(path, "must be a non-empty string", line=line, entry=label, field=name)
+    for name in _LIST_FIELDS:
+        value = table.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise GlossaryDataError(path, "must be a list of non-empty strings", line=line, entry=label, field=name)
+    entry_id = table["id"]
+    if not _ID_PATTERN.match(entry_id):
+        raise GlossaryDataError(
+            path,
+            f"id {entry_id!r} is not a slug",
+            line=line,
+            entry=label,
+            field="id",
+            hint=f"use lower-case letters, digits and hyphens, e.g. {slugify(table['name']) or 'my-term'!r}",
+        )
+    abbreviations = tuple(s.strip() for s in table.get("abbreviations", []))
+    name = table["name"].strip()
+    return Entry(
+        id=entry_id,
+        name=name,
+        summary=table["summary"].strip(),
+        body=table["body"].strip("\n"),
+        abbreviations=abbreviations,
+        aliases=tuple(s.strip() for s in table.get("aliases", [])),
+        see_also=tuple(table.get("see_also", [])),
+        tags=tuple(table.get("tags", [])),
+        legacy_anchor=slugify(f"{name} ({abbreviations[0]})" if abbreviations else name),
+        line=line,
+    )
+
+
+def _check_translation(entries: list[Entry], reference: Glossary, path: Path) -> list[Entry]:
+    """Same ids as the reference; inherit tags, see-also, legacy anchors; English names become aliases."""
+    ids = {entry.id for entry in entries}
+    missing = [entry.id for entry in reference if entry.id not in ids]
+    if missing:
+        raise GlossaryDataError(
+            path,
+            f"missing entries present in the {reference.language} glossary: {', '.join(missing)}",
+            hint="translate them or copy them over",
+        )
+    merged = []
+    for entry in entries:
+        original = reference.get(entry.id)
+        if original is None:
+            raise GlossaryDataError(
+                path,
+                f"id not in the {reference.language} glossary",
+                line=entry.line,
+                entry=entry.id,
+                field="id",
+                hint="translated files must use the reference ids",
+            )
+        inherited = tuple(n for n in (original.name, *original.abbreviations) if n not in entry.names)
+        merged.append(
+            replace(
+                entry,
+                aliases=entry.aliases + inherited,
+                tags=entry.tags or original.tags,
+                see_also=entry.see_also or original.see_also,
+                legacy_anchor=original.legacy_anchor,
+            )
+        )
+    return merged
+
+
+def _check_see_also(entries: list[Entry], path: Path) -> None:
+    ids = {entry.id for entry in entries}
+    for entry in entries:
+        for target in entry.see_also:
+            if target not in ids:
+                raise GlossaryDataError(
+                    path,
+                    f"see_also names unknown id {target!r}",
+                    line=entry.line,
+                    entry=entry.id,
+                    field="see_also",
+                    hint="use the id of another entry in this file",
+                )
+
+
+def _check_names(entries: list[Entry], path: Path) -> None:
+    """Two entries must never answer to the same name, or citations would be ambiguous."""
+    owner: dict[str, Entry] = {}
+    for entry in entries:
+        for name in entry.names:
+            key = fold(name)
+            other = owner.setdefault(key, entry)
+            if other is not entry:
+                field = "name" if name == entry.name else "aliases"
+                if name in entry.abbreviations:
+                    field = "abbreviations"
+                raise GlossaryDataError(
+                    path,
+                    f"{name!r} is already a name of entry {other.id!r} (line {other.line})",
+                    line=entry.line,
+                    entry=entry.id,
+                    field=field,
+                    hint="remove it from one of the two entries",
+                )
+
+
+def bundled_path(language: str) -> Path:
+    """Path of a shipped data file."""
+    return Path(str(resources.files(__package__).joinpath("glossaries", f"{language}.toml")))
+
+
+@cache
+def bundled_glossary(language: str = REFERENCE_LANGUAGE) -> Glossary:
+    """A shipped glossary, loaded once per process."""
+    if language not in BUNDLED_LANGUAGES:
+        raise KeyError(language)
+    reference = None if language == REFERENCE_LANGUAGE else bundled_glossary(REFERENCE_LANGUAGE)
+    return load_glossary(bundled_path(language), reference=reference)
+
+
+def resolve_language(requested: str | None) -> str | None:
+    """Map a Sphinx language tag (``es_MX``, ``ar-EG``, ``en``) to a shipped glossary, or None."""
+    if not requested:
+        return REFERENCE_LANGUAGE
+    base = re.split(r"[-_@.]", requested.strip(), maxsplit=1)[0].lower()
+    return base if base in BUNDLED_LANGUAGES else None

@@ -1,0 +1,106 @@
+"""The glossary as plain data: no Sphinx imports, so it can be tested and reused alone."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_SLUG_JUNK = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str) -> str:
+    """Lower-case ASCII slug, the way the Transformers docs build heading anchors."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return _SLUG_JUNK.sub("-", ascii_text.lower()).strip("-")
+
+
+def fold(text: str) -> str:
+    """Key for case- and spacing-insensitive name lookups."""
+    return " ".join(text.casefold().split())
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One glossary term, in one language."""
+
+    #: stable id, the slug of the English name; the same in every language
+    id: str
+    #: display name in the glossary's language
+    name: str
+    #: one sentence in MyST inline markup, shown in tooltips
+    summary: str
+    #: the definition, in MyST Markdown
+    body: str
+    #: short forms such as ``MLM``
+    abbreviations: tuple[str, ...] = ()
+    #: other names writers cite the term by (in translations: the English name too)
+    aliases: tuple[str, ...] = ()
+    #: ids of related entries
+    see_also: tuple[str, ...] = ()
+    #: topic tags such as ``nlp`` or ``training``
+    tags: tuple[str, ...] = ()
+    #: anchor of the entry on the Transformers glossary page, kept for old deep links
+    legacy_anchor: str = ""
+    #: line of the entry in its data file (0 when unknown)
+    line: int = 0
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the entry, stable across languages."""
+        return f"term-{self.id}"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the entry answers to, display name first, without repeats."""
+        seen: dict[str, None] = {}
+        for name in (self.name, *self.abbreviations, *self.aliases):
+            seen.setdefault(name, None)
+        return tuple(seen)
+
+    @property
+    def heading(self) -> str:
+        """Display name with its first abbreviation, as shown on the glossary page."""
+        if self.abbreviations:
+            return f"{self.name} ({self.abbreviations[0]})"
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """A validated set of entries in one language."""
+
+    language: str
+    entries: tuple[Entry, ...]
+    #: the data file the glossary came from
+    source: Path | None = None
+    _by_id: dict[str, Entry] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _by_name: dict[str, Entry] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for entry in self.entries:
+            self._by_id[entry.id] = entry
+            for name in entry.names:
+                self._by_name.setdefault(fold(name), entry)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._by_id
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self._by_id.get(entry_id)
+
+    def find(self, name: str) -> Entry | None:
+        """The entry a name, abbreviation or alias stands for, ignoring case and spacing."""
+        return self._by_name.get(fold(name))
+
+    def all_names(self) -> list[str]:
+        """Every citable name, for "did you mean" suggestions."""
+        return [name for entry in self.entries for name in entry.names]

@@ -1,0 +1,89 @@
+"""The extension's own nodes, with one visitor pair per output format.
+
+Tooltip cards exist only in HTML pages; every other writer skips them, so a doctree
+that reaches a non-HTML writer by some other path never breaks the build.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.writers.html5 import HTML5Translator
+
+
+class glossary_block(nodes.container):
+    """The directive's output: a container that knows its language and writing direction."""
+
+
+def visit_block_html(self: HTML5Translator, node: glossary_block) -> None:
+    attributes = {"lang": node["lang"]}
+    if node.get("dir"):
+        attributes["dir"] = node["dir"]
+    self.body.append(self.starttag(node, "div", CLASS="docutils container", **attributes))
+
+
+def _as_container(fmt: str) -> tuple[Any, Any]:
+    """Non-HTML writers render the block like any container."""
+    return (lambda self, node: self.visit_container(node), lambda self, node: self.depart_container(node))
+
+
+class tooltip_cards(nodes.General, nodes.Element):
+    """The per-page block holding one card per cited term."""
+
+
+class tooltip_card(nodes.General, nodes.Element):
+    """One term's card: title, summary, "read more"."""
+
+
+class backlink_page(nodes.Inline, nodes.Element):
+    """A page number for a backlink, where the format has pages (LaTeX)."""
+
+
+def visit_backlink_page_latex(self: Any, node: backlink_page) -> None:
+    label = self.idescape(f"{node['docname']}:{node['refid']}")
+    self.body.append(rf" (p.~\pageref{{{label}}})")
+    raise nodes.SkipNode
+
+
+def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
+    attributes = {"hidden": "hidden", "data-mlglossary-trigger": node["trigger"]}
+    self.body.append(self.starttag(node, "div", "", CLASS="mlglossary-cards", **attributes))
+
+
+def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:
+    attributes: dict[str, Any] = {"role": "tooltip", "data-mlglossary-href": node["href"]}
+    if node.get("dir"):
+        attributes["dir"] = node["dir"]
+    self.body.append(self.starttag(node, "div", "", CLASS="mlglossary-card", **attributes))
+
+
+def depart_div_html(self: HTML5Translator, node: nodes.Element) -> None:
+    self.body.append("</div>\n")
+
+
+def skip(self: Any, node: nodes.Element) -> None:
+    raise nodes.SkipNode
+
+
+def register(app: Sphinx) -> None:
+    app.add_node(
+        glossary_block,
+        html=(visit_block_html, depart_div_html),
+        **{fmt: _as_container(fmt) for fmt in ("latex", "text", "man", "texinfo")},  # type: ignore[arg-type]
+    )
+    html = (visit_cards_html, depart_div_html)
+    others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
+    app.add_node(tooltip_cards, html=html, **others)  # type: ignore[arg-type]
+    app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
+    app.add_node(
+        backlink_page,
+        html=(skip, None),
+        latex=(visit_backlink_page_latex, None),
+        text=(skip, None),
+        man=(skip, None),
+        texinfo=(skip, None),
+    )

@@ -1,0 +1,201 @@
+"""Tooltip cards for term references, built after references are resolved.
+
+This runs as a post-transform, in the main process even under ``-j``, so the cards
+travel inside each page's doctree to whichever process writes it: nothing is
+collected in write-phase hooks, where it would be lost under parallel builds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import sphinx_domains
+
+from .collector import definitions, user_terms
+from .config import settings
+from .i18n import _
+from .loader import bundled_glossary
+from .markup import render_inline
+from .nodes import tooltip_card, tooltip_cards
+from .text_direction import direction
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a card shows for one glossary anchor."""
+
+    title: str
+    abbreviation: str
+    #: inline nodes of the summary (copied before use)
+    summary: tuple[nodes.Node, ...]
+    plain: str
+
+
+#: (language, entry id) -> rendered summary of our entries; rendered once per process
+_SUMMARIES: dict[tuple[str, str], tuple[tuple[nodes.Node, ...], str]] = {}
+
+
+def _our_summary(
+    env: BuildEnvironment, language: str, entry_id: str, summary: str, document: nodes.document
+) -> tuple[tuple[nodes.Node, ...], str]:
+    key = (language, entry_id)
+    if key not in _SUMMARIES:
+        # roles such as {term} are only looked up through Sphinx's domains while reading;
+        # outside that phase, switch the lookup on for the time of the render
+        with sphinx_domains(env):
+            inline = tuple(render_inline(summary, document))
+        _SUMMARIES[key] = (inline, "".join(node.astext() for node in inline))
+    return _SUMMARIES[key]
+
+
+def _targets_by_anchor(
+    env: BuildEnvironment, document: nodes.document, language: str
+) -> dict[str, list[tuple[str, Any]]]:
+    """anchor -> [(docname, lazy target)] for every glossary term of the project."""
+    glossary = bundled_glossary(language)
+    table: dict[str, list[tuple[str, Any]]] = {}
+    for docname, entries in definitions(env).items():
+        for entry_id, anchor in entries.items():
+            entry = glossary.get(entry_id)
+            if entry is not None:
+                table.setdefault(anchor, []).append((docname, entry))
+    for docname, terms in user_terms(env).items():
+        for anchor, info in terms.items():
+            table.setdefault(anchor, []).append((docname, info))
+    return table
+
+
+class TooltipCards(SphinxPostTransform):
+    """Mark resolved term links and append one card per distinct cited term."""
+
+    # after ReferencesResolver (10): we read the final reference nodes
+    default_priority = 20
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        current = settings(self.app)
+        if not current.tooltips:
+            return
+        links = [ref for ref in self.document.findall(nodes.reference) if _is_term_link(ref)]
+        if not links:
+            return
+        with_cards = self.app.builder.name not in {"epub", "epub3"}
+        fromdoc = self.env.docname
+        table = _targets_by_anchor(self.env, self.document, current.language)
+        uris: dict[str, str] = {}
+        cards: dict[str, tooltip_card] = {}
+        for link in links:
+            href, target = self._locate(link, fromdoc, table, uris)
+            if target is None:
+                continue
+            if href not in cards:
+                cards[href] = self._card(href, target, current.language, len(cards), fromdoc)
+            link["classes"].append("mlglossary-term")
+            plain = cards[href]["plain"]
+            if plain and "reftitle" not in link:
+                link["reftitle"] = plain
+        if cards and with_cards:
+            block = tooltip_cards(trigger=current.tooltip_trigger)
+            block.extend(cards.values())
+            self.document += block
+
+    def _locate(
+        self, link: nodes.reference, fromdoc: str, table: dict[str, list[tuple[str, Any]]], uris: dict[str, str]
+    ) -> tuple[str, Target | None]:
+        """The href as written and the glossary target it points at, if it is one of ours."""
+        if "refid" in link:
+            anchor, href, docs = link["refid"], "#" + link["refid"], {fromdoc}
+        else:
+            refuri = link.get("refuri", "")
+            page, _sep, anchor = refuri.partition("#")
+            href, docs = refuri, None
+        for docname, info in table.get(anchor, ()):
+            if docs is not None:
+                if docname not in docs:
+                    continue
+            else:
+                if docname not in uris:
+                    uris[docname] = self.app.builder.get_relative_uri(fromdoc, docname)
+                if uris[docname] != page:
+                    continue
+            return href, self._target(info)
+        return href, None
+
+    def _target(self, info: Any) -> Target:
+        if isinstance(info, tuple):  # a term of the project's own glossary
+            text, paragraph = info
+            summary = tuple(_plain_inline(paragraph)) if paragraph is not None else ()
+            return Target(text, "", summary, paragraph.astext() if paragraph is not None else "")
+        language = settings(self.app).language
+        inline, plain = _our_summary(self.env, language, info.id, info.summary, self.document)
+        abbreviation = info.abbreviations[0] if info.abbreviations else ""
+        return Target(info.name, abbreviation, inline, plain)
+
+    def _card(self, href: str, target: Target, language: str, index: int, fromdoc: str) -> tooltip_card:
+        card = tooltip_card(ids=[f"mlglossary-card-{index}"], href=href, plain=" ".join(target.plain.split()))
+        if direction(language) == "rtl":
+            card["dir"] = "rtl"
+        title = nodes.paragraph(classes=["mlglossary-card-title"])
+        title += nodes.strong(text=target.title)
+        if target.abbreviation:
+            title += nodes.Text(" ")
+            title += nodes.inline(text=f"({target.abbreviation})", classes=["mlglossary-card-abbr"])
+        card += title
+        if target.summary:
+            summary = nodes.paragraph(classes=["mlglossary-card-summary"])
+            summary.extend(self._resolve(node.deepcopy(), fromdoc) for node in target.summary)
+            card += summary
+        more = nodes.paragraph(classes=["mlglossary-card-more"])
+        more += nodes.reference("", str(_("Read more")), refuri=href, internal=True)
+        card += more
+        return card
+
+    def _resolve(self, node: nodes.Node, fromdoc: str) -> nodes.Node:
+        """Resolve term links inside a summary for this page; other cross-references become text."""
+        if isinstance(node, addnodes.pending_xref):
+            return self._resolve_xref(node, fromdoc)
+        if isinstance(node, nodes.Element):
+            for xref in list(node.findall(addnodes.pending_xref)):
+                xref.replace_self(self._resolve_xref(xref, fromdoc))
+        return node
+
+    def _resolve_xref(self, xref: addnodes.pending_xref, fromdoc: str) -> nodes.Node:
+        content = xref.children[0] if xref.children else nodes.Text(xref.get("reftarget", ""))
+        if xref.get("refdomain") == "std" and xref.get("reftype") == "term":
+            std = self.env.get_domain("std")
+            resolved = std.resolve_xref(
+                self.env,
+                fromdoc,
+                self.app.builder,
+                "term",
+                xref["reftarget"],
+                xref,
+                content,  # type: ignore[arg-type]
+            )
+            if resolved is not None:
+                return resolved
+        return content
+
+
+def _is_term_link(reference: nodes.reference) -> bool:
+    if not reference.children:
+        return False
+    first = reference.children[0]
+    return isinstance(first, nodes.Element) and "std-term" in first.get("classes", ())
+
+
+def _plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
+    """Children of a user's paragraph with unresolved cross-references flattened to their text."""
+    copy = paragraph.deepcopy()
+    for xref in list(copy.findall(addnodes.pending_xref)):
+        xref.replace_self(xref.children[0] if xref.children else nodes.Text(xref.astext()))
+    for index in list(copy.findall(addnodes.index)):
+        index.parent.remove(index)
+    return list(copy.children)

@@ -1,0 +1,3 @@
+project = "basic-md"
+extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
+exclude_patterns = ["_build"]

@@ -1,0 +1,3 @@
+project = "basic-rst"
+extensions = ["sphinxcontrib_mlglossary"]
+exclude_patterns = ["_build"]

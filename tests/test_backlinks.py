@@ -1,0 +1,121 @@
+"""Backlinks under glossary entries: content, options and every builder."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from .conftest import read_html
+
+
+def backlink_box(soup, anchor):
+    return soup.find(id=anchor).find_next_sibling("dd").select_one("div.mlglossary-backlinks")
+
+
+@pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
+def test_backlinks_name_pages_and_sections(make_app, twin):
+    app = make_app("html", testroot=twin, freshenv=True)
+    app.build()
+    soup = read_html(app.outdir / "glossary.html")
+    box = backlink_box(soup, "term-attention-mask")
+    assert box.select_one(".mlglossary-backlinks-label").get_text() == "Cited in:"
+    items = box.select("li")
+    assert [li.select("a")[0].get_text() for li in items] == ["Basic project", "Guide › Batching"]
+    guide = items[1]
+    # cited twice on the guide page: a count and a numbered link to the second citation
+    assert "×2" in guide.get_text()
+    hrefs = [a["href"] for a in guide.select("a")]
+    assert hrefs[0].startswith("guide.html#mlglossary-cite-")
+    assert len(hrefs) == 2
+    # each backlink lands on an element with that id
+    guide_page = read_html(app.outdir / "guide.html")
+    for href in hrefs:
+        target = guide_page.find(id=href.split("#")[1])
+        assert target is not None
+        assert "#term-attention-mask" in target.get("href", "")
+    # entries nobody cites say nothing
+    assert backlink_box(soup, "term-pooling") is None
+
+
+def test_limit_and_overflow(make_app):
+    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks_max": 1})
+    app.build()
+    box = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask")
+    assert len(box.select("li")) == 1
+    assert box.select_one(".mlglossary-backlinks-overflow").get_text() == "and 1 more pages"
+
+
+def test_switched_off(make_app):
+    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks": False})
+    app.build()
+    assert not read_html(app.outdir / "glossary.html").select("div.mlglossary-backlinks")
+
+
+def test_citations_inside_the_glossary_are_left_out_by_default(make_app):
+    app = make_app("html", testroot="basic-md", freshenv=True)
+    app.build()
+    soup = read_html(app.outdir / "glossary.html")
+    assert all("glossary.html" not in a["href"] and not a["href"].startswith("#") for a in soup.select("div.mlglossary-backlinks a"))
+    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks_from_glossary": True})
+    app.build()
+    soup = read_html(app.outdir / "glossary.html")
+    assert any(a["href"].startswith("#mlglossary-cite-") for a in soup.select("div.mlglossary-backlinks a"))
+
+
+def test_cited_only(make_app):
+    app = make_app("html", testroot="basic-md", freshenv=True)
+    (app.srcdir / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n:cited-only:\n```\n")
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = read_html(app.outdir / "glossary.html")
+    ids = {dt["id"] for dt in soup.select("dl.glossary > dt")}
+    assert ids == {
+        "term-attention-mask", "term-input-ids", "term-masked-language-modeling", "term-causal-language-modeling",
+        "term-token", "term-zero-redundancy-optimizer", "term-token-type-ids", "term-position-ids",
+    }
+    assert all(p.find_next_sibling("dl") for p in soup.select("p.mlglossary-letter"))
+    assert not soup.select('a[href="#term-pooling"]')
+
+
+def test_dirhtml_backlinks(make_app):
+    app = make_app("dirhtml", testroot="basic-md", freshenv=True)
+    app.build()
+    box = backlink_box(read_html(app.outdir / "glossary" / "index.html"), "term-attention-mask")
+    assert [a["href"].split("#")[0] for a in box.select("a")][:2] == ["../", "../guide/"]
+
+
+@pytest.mark.parametrize("buildername", ["text", "man", "texinfo"])
+def test_plain_formats_show_a_cited_in_line(make_app, buildername):
+    app = make_app(buildername, testroot="basic-rst", freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    text = "".join(p.read_text() for p in app.outdir.rglob("*") if p.suffix in {".txt", ".1", ".texi"})
+    assert "Cited in:" in text
+    assert "Guide › Batching" in text
+
+
+def test_latex_page_references(make_app):
+    app = make_app("latex", testroot="basic-rst", freshenv=True)
+    app.build()
+    tex = next(app.outdir.glob("*.tex")).read_text()
+    assert r"\pageref{\detokenize{guide:mlglossary-cite-" in tex
+    assert r"\hyperref[\detokenize{guide:mlglossary-cite-" in tex
+
+
+@pytest.mark.skipif(shutil.which("latexmk") is None or shutil.which("pdflatex") is None, reason="no TeX toolchain")
+def test_latex_compiles_with_page_numbers(make_app):
+    app = make_app("latex", testroot="basic-rst", freshenv=True)
+    app.build()
+    subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-quiet"], cwd=app.outdir, check=True, capture_output=True)
+    assert list(app.outdir.glob("*.pdf"))
+
+
+def test_gettext_extracts_the_label_only_from_the_catalog(make_app):
+    app = make_app("gettext", testroot="basic-md", freshenv=True)
+    app.build()
+    pot = "".join(p.read_text() for p in app.outdir.rglob("*.pot"))
+    assert "Cited in" not in pot
+    assert "masked language modeling" not in pot  # our entries ship their own translations
+    assert "When batching, pass the" in pot  # the project's own text is extracted

@@ -1,0 +1,108 @@
+"""Real Sphinx builds of the MyST and reST twins, checked by parsing the HTML."""
+
+from __future__ import annotations
+
+import pytest
+from sphinx.util.inventory import InventoryFile
+
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+from .conftest import read_html
+
+TWINS = pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
+
+#: link text (as written) -> entry id it must land on
+GUIDE_CITATIONS = {
+    "attention mask": "attention-mask",
+    "input IDs": "input-ids",
+    "MLM": "masked-language-modeling",
+    "causal language modeling": "causal-language-modeling",
+    "tokenizer's tokens": "token",
+    "ZeRO": "zero-redundancy-optimizer",
+    "token type IDs": "token-type-ids",
+    "position IDs": "position-ids",
+    "Attention Mask": "attention-mask",
+}
+
+
+def build(make_app, twin, buildername="html", **kwargs):
+    app = make_app(buildername, testroot=twin, freshenv=True, **kwargs)
+    app.build()
+    return app
+
+
+@TWINS
+def test_every_citation_links_to_its_entry(make_app, twin):
+    app = build(make_app, twin)
+    assert app.warning.getvalue() == ""
+    soup = read_html(app.outdir / "guide.html")
+    links = {a.get_text(): a["href"] for a in soup.select("div.body a.reference.internal") if "#term-" in a["href"]}
+    assert links == {text: f"glossary.html#term-{entry_id}" for text, entry_id in GUIDE_CITATIONS.items()}
+
+
+@TWINS
+def test_glossary_page_lists_every_entry_grouped_by_letter(make_app, twin):
+    app = build(make_app, twin)
+    soup = read_html(app.outdir / "glossary.html")
+    glossary = bundled_glossary("en")
+    terms = soup.select("div.mlglossary dl.glossary > dt")
+    assert {dt["id"] for dt in terms} == {entry.anchor for entry in glossary}
+    assert len(terms) == len(glossary) == 51
+    letters = [p.get_text() for p in soup.select("div.mlglossary p.mlglossary-letter")]
+    assert letters == sorted(set(letters))
+    assert letters[:3] == ["A", "B", "C"]
+    # entries under each letter start with that letter, alphabetically
+    for rubric in soup.select("div.mlglossary p.mlglossary-letter"):
+        names = [dt.get_text().rstrip("¶").lower() for dt in rubric.find_next_sibling("dl").select("dt")]
+        assert all(name.startswith(rubric.get_text().lower()) for name in names)
+        assert names == sorted(names)
+
+
+@TWINS
+def test_entry_anchors_and_content(make_app, twin):
+    app = build(make_app, twin)
+    soup = read_html(app.outdir / "glossary.html")
+    mlm = soup.find(id="term-masked-language-modeling")
+    assert mlm.name == "dt"
+    assert "masked language modeling (MLM)" in mlm.get_text()
+    # the Transformers-style anchor keeps old deep links working
+    assert soup.find(id="masked-language-modeling-mlm").find_parent("dt") is mlm
+    attention = soup.find(id="term-attention-mask").find_next_sibling("dd")
+    assert "[[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]" in attention.get_text()
+    assert attention.select("div.highlight")
+    # API objects stay code literals when no intersphinx knows them
+    assert attention.select("code.xref.py-class")
+    see_also = attention.select_one("p.mlglossary-see-also")
+    assert see_also is not None
+    assert all(a["href"].startswith("#term-") for a in see_also.select("a"))
+
+
+@TWINS
+def test_inventory_lists_terms_and_aliases(make_app, twin):
+    app = build(make_app, twin)
+    with open(app.outdir / "objects.inv", "rb") as stream:
+        inventory = InventoryFile.load(stream, "https://example.org", lambda base, uri: f"{base}/{uri}")
+    terms = dict(inventory["std:term"])
+    for entry in bundled_glossary("en"):
+        for name in entry.names:
+            location = terms[name][2]
+            assert location == f"https://example.org/glossary.html#{entry.anchor}"
+
+
+@TWINS
+def test_subset_by_terms_and_tags(make_app, twin, tmp_path):
+    app = make_app("html", testroot=twin, freshenv=True)
+    ext = "md" if twin.endswith("md") else "rst"
+    page = app.srcdir / f"glossary.{ext}"
+    if ext == "md":
+        page.write_text("# Glossary\n\n```{mlglossary}\n:terms: attention-mask, MLM, ZeRO\n:tags: audio\n```\n")
+    else:
+        page.write_text(
+            "Glossary\n========\n\n.. mlglossary::\n   :terms: attention-mask, MLM, ZeRO\n   :tags: audio\n"
+        )
+    app.build()
+    soup = read_html(app.outdir / "glossary.html")
+    ids = {dt["id"] for dt in soup.select("dl.glossary > dt")}
+    audio = {e.anchor for e in bundled_glossary("en") if "audio" in e.tags}
+    assert audio
+    assert ids == {"term-attention-mask", "term-masked-language-modeling", "term-zero-redundancy-optimizer"} | audio

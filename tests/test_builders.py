@@ -1,0 +1,40 @@
+"""Every builder takes a project using the extension, without warnings or stray HTML."""
+
+from __future__ import annotations
+
+import pytest
+
+BUILDERS = ["html", "dirhtml", "singlehtml", "epub", "latex", "text", "man", "texinfo", "gettext", "xml", "pseudoxml"]
+
+
+@pytest.mark.parametrize("buildername", BUILDERS)
+@pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
+def test_builder(make_app, twin, buildername):
+    app = make_app(buildername, testroot=twin, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    outputs = [p for p in app.outdir.rglob("*") if p.is_file()]
+    assert outputs
+    if buildername in {"text", "man", "texinfo", "latex"}:
+        text = "\n".join(
+            p.read_text(encoding="utf-8", errors="replace")
+            for p in outputs
+            if p.suffix in {".txt", ".1", ".texi", ".tex"}
+        )
+        assert "masked language modeling (MLM)" in text
+        assert "<dt" not in text and "<div" not in text
+
+
+def test_dirhtml_links(make_app):
+    app = make_app("dirhtml", testroot="basic-md", freshenv=True)
+    app.build()
+    html = (app.outdir / "guide" / "index.html").read_text()
+    assert 'href="../glossary/#term-attention-mask"' in html
+
+
+def test_singlehtml_links(make_app):
+    app = make_app("singlehtml", testroot="basic-md", freshenv=True)
+    app.build()
+    html = (app.outdir / "index.html").read_text()
+    assert 'href="#term-attention-mask"' in html
+    assert 'id="term-attention-mask"' in html

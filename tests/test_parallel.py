@@ -1,0 +1,119 @@
+"""Parallel and incremental builds give exactly what a clean serial build gives.
+
+Scenarios are repeated real ``sphinx-build`` runs on one source tree, each compared
+with a clean serial build of the same tree.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import read_html
+
+PAGES = 14
+TERMS = ["attention mask", "MLM", "token", "input IDs", "ZeRO"]
+
+
+def write_project(src: Path) -> None:
+    src.mkdir(parents=True, exist_ok=True)
+    (src / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    toc = "\n".join(f"page{n:02d}" for n in range(PAGES))
+    (src / "index.md").write_text(f"# Home\n\n```{{toctree}}\n{toc}\nglossary\n```\n")
+    (src / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
+    for n in range(PAGES):
+        first, second = TERMS[n % len(TERMS)], TERMS[(n + 2) % len(TERMS)]
+        (src / f"page{n:02d}.md").write_text(
+            f"# Page {n}\n\nIntro cites {{term}}`{first}`.\n\n"
+            f"## Section {n}\n\nHere {{term}}`{second}` and {{term}}`{first}` again.\n"
+        )
+
+
+def sphinx_build(src: Path, out: Path, *extra: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stderr
+
+
+def body(path: Path) -> str:
+    return str(read_html(path).select_one("div.body, div[role=main]"))
+
+
+def assert_same_output(left: Path, right: Path) -> None:
+    names = sorted(p.name for p in right.glob("*.html") if p.name not in {"genindex.html", "search.html"})
+    assert names == sorted(p.name for p in left.glob("*.html") if p.name not in {"genindex.html", "search.html"})
+    for name in names:
+        assert body(left / name) == body(right / name), name
+
+
+def clean_build(src: Path, tmp_path: Path, label: str) -> Path:
+    out = tmp_path / f"clean-{label}"
+    shutil.rmtree(out, ignore_errors=True)
+    assert sphinx_build(src, out, "-E") == ""
+    return out
+
+
+def backlinks(out: Path, anchor: str) -> list[str]:
+    dd = read_html(out / "glossary.html").find(id=anchor).find_next_sibling("dd")
+    box = dd.select_one("div.mlglossary-backlinks")
+    return [a["href"] for a in box.select("a")] if box else []
+
+
+def test_parallel_build_matches_serial(tmp_path: Path):
+    src = tmp_path / "src"
+    write_project(src)
+    serial = clean_build(src, tmp_path, "serial")
+    parallel = tmp_path / "parallel"
+    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert_same_output(serial, parallel)
+    # every citing page is listed under the entries it cites
+    assert len(backlinks(serial, "term-attention-mask")) > 3
+    # and tooltips survived the parallel write
+    assert read_html(parallel / "page03.html").select("div.mlglossary-card")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_incremental_scenarios(tmp_path: Path, jobs: str):
+    src = tmp_path / "src"
+    write_project(src)
+    out = tmp_path / "incremental"
+    sphinx_build(src, out, "-j", jobs)
+
+    # 1. a page gains a citation
+    page = src / "page03.md"
+    page.write_text(page.read_text() + "\nNow {term}`ZeRO` too.\n")
+    sphinx_build(src, out, "-j", jobs)
+    assert_same_output(clean_build(src, tmp_path, "1"), out)
+    assert "page03.html#mlglossary-cite-3" in backlinks(out, "term-zero-redundancy-optimizer")
+
+    # 2. a page is removed
+    (src / "page05.md").unlink()
+    index = src / "index.md"
+    index.write_text(index.read_text().replace("page05\n", ""))
+    sphinx_build(src, out, "-j", jobs)
+    (out / "page05.html").unlink()
+    assert_same_output(clean_build(src, tmp_path, "2"), out)
+    assert not any(href.startswith("page05.html") for href in backlinks(out, "term-attention-mask"))
+
+    # 3. a section is renamed, 4. a page is retitled
+    page = src / "page07.md"
+    page.write_text(page.read_text().replace("## Section 7", "## Renamed section").replace("# Page 7", "# Retitled"))
+    sphinx_build(src, out, "-j", jobs)
+    clean = clean_build(src, tmp_path, "3")
+    assert_same_output(clean, out)
+    assert "Retitled › Renamed section" in read_html(out / "glossary.html").get_text()
+
+    # 5. a citation is removed
+    page = src / "page00.md"
+    page.write_text("# Page 0\n\nNo citations left.\n")
+    sphinx_build(src, out, "-j", jobs)
+    assert_same_output(clean_build(src, tmp_path, "4"), out)
+    assert not any(href.startswith("page00.html") for href in backlinks(out, "term-attention-mask"))

@@ -1,0 +1,106 @@
+"""Tooltip cards, checked in the built HTML (the browser tests check behaviour)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+from .conftest import read_html
+
+
+def build(make_app, buildername="html", **kwargs):
+    app = make_app(buildername, testroot="tooltips", freshenv=True, **kwargs)
+    app.build()
+    assert app.warning.getvalue() == ""
+    return app
+
+
+def term_links(soup):
+    return [a for a in soup.select("a.reference.internal") if a.select_one(".std-term") and not a.find_parent(class_="mlglossary-card")]
+
+
+def test_every_resolved_term_link_has_a_card(make_app):
+    app = build(make_app)
+    soup = read_html(app.outdir / "index.html")
+    links = term_links(soup)
+    assert len(links) == 4
+    cards = {card["data-mlglossary-href"]: card for card in soup.select("div.mlglossary-cards > div.mlglossary-card")}
+    # one card per distinct term, not per link
+    assert set(cards) == {a["href"] for a in links} == {
+        "glossary.html#term-attention-mask",
+        "glossary.html#term-input-ids",
+        "glossary.html#term-masked-language-modeling",
+    }
+    for link in links:
+        assert "mlglossary-term" in link["class"]
+        assert link["title"]  # the no-JavaScript fallback
+    mlm = cards["glossary.html#term-masked-language-modeling"]
+    assert mlm["role"] == "tooltip"
+    assert mlm.select_one(".mlglossary-card-title").get_text(" ", strip=True) == "masked language modeling (MLM)"
+    entry = bundled_glossary("en").get("masked-language-modeling")
+    summary = mlm.select_one(".mlglossary-card-summary").get_text()
+    assert " ".join(summary.split()) == " ".join(link_title(soup, "glossary.html#term-masked-language-modeling").split())
+    assert summary.strip()
+    assert entry is not None
+    assert mlm.select_one(".mlglossary-card-more a")["href"] == "glossary.html#term-masked-language-modeling"
+    # scripts and styles travel only with pages that cite terms
+    assert soup.select('script[src*="mlglossary.js"]')
+    assert soup.select('link[href*="mlglossary.css"]')
+
+
+def link_title(soup, href):
+    return next(a["title"] for a in term_links(soup) if a["href"] == href)
+
+
+def test_cards_for_the_projects_own_glossary_terms(make_app):
+    app = build(make_app)
+    soup = read_html(app.outdir / "user.html")
+    card = soup.select_one('div.mlglossary-card[data-mlglossary-href="#term-checkpoint"]')
+    assert card is not None
+    assert card.select_one(".mlglossary-card-summary em").get_text() == "during"
+    assert "Reload it to resume." in card.get_text()
+
+
+def test_unresolved_links_and_plain_pages_get_nothing(make_app, tmp_path):
+    app = build(make_app)
+    glossary_page = read_html(app.outdir / "glossary.html")
+    # the glossary page cites terms through "See also" links; pages citing nothing get no assets
+    assert (app.outdir / "_static" / "mlglossary.js").exists()
+    genindex = read_html(app.outdir / "genindex.html")
+    assert not genindex.select('script[src*="mlglossary.js"]')
+    assert glossary_page.select("div.mlglossary-card")
+
+
+def test_summary_links_to_other_terms_are_resolved(make_app):
+    app = build(make_app)
+    soup = read_html(app.outdir / "index.html")
+    for card in soup.select("div.mlglossary-card"):
+        for a in card.select(".mlglossary-card-summary a"):
+            assert a["href"].startswith("glossary.html#term-")
+
+
+def test_tooltips_can_be_switched_off(make_app):
+    app = build(make_app, confoverrides={"mlglossary_tooltips": False})
+    soup = read_html(app.outdir / "index.html")
+    assert not soup.select("div.mlglossary-card")
+    assert not soup.select('script[src*="mlglossary.js"]')
+    assert not any(a.get("title") for a in term_links(soup))
+
+
+def test_click_mode_is_passed_to_the_script(make_app):
+    app = build(make_app, confoverrides={"mlglossary_tooltip_trigger": "click"})
+    soup = read_html(app.outdir / "index.html")
+    assert soup.select_one("div.mlglossary-cards")["data-mlglossary-trigger"] == "click"
+
+
+@pytest.mark.parametrize("buildername", ["epub", "latex", "text", "man", "texinfo"])
+def test_other_builders_get_no_cards_and_no_assets(make_app, buildername):
+    app = build(make_app, buildername)
+    files = [p for p in app.outdir.rglob("*") if p.is_file()]
+    assert not any(p.name in {"mlglossary.js", "mlglossary.css"} for p in files)
+    text = "".join(p.read_text(errors="replace") for p in files if p.suffix in {".xhtml", ".tex", ".txt", ".1", ".texi"})
+    assert "mlglossary-card" not in text
+    assert "Read more" not in text
+    if buildername == "epub":
+        assert 'class="mlglossary-term reference internal"' in text or "mlglossary-term" in text

@@ -1,0 +1,122 @@
+"""User mistakes give one clear, typed warning each, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CONF = 'extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n'
+
+
+def project(tmp_path: Path, files: dict[str, str], conf: str = CONF) -> Path:
+    (tmp_path / "conf.py").write_text(conf)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def build(make_app, srcdir: Path, **kwargs) -> str:
+    app = make_app("html", srcdir=srcdir, freshenv=True, **kwargs)
+    app.build()
+    return app.warning.getvalue()
+
+
+TOC = "# Home\n\n```{toctree}\n:hidden:\n\nglossary\n```\n\n"
+GLOSSARY = "# Glossary\n\n```{mlglossary}\n```\n"
+
+
+def test_unknown_term_suggests_close_names(make_app, tmp_path):
+    src = project(tmp_path, {"index.md": TOC + "{term}`attention masks` and {term}`MLMs`\n", "glossary.md": GLOSSARY})
+    warnings = build(make_app, src)
+    assert "index.md:9: WARNING: term not in glossary: 'attention masks'; did you mean 'attention mask'?" in warnings
+    assert "[mlglossary.unknown_term]" in warnings
+    assert "did you mean 'MLM'" in warnings
+
+
+def test_unknown_term_warning_can_be_suppressed(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {"index.md": TOC + "{term}`no such thing`\n", "glossary.md": GLOSSARY},
+        conf=CONF + 'suppress_warnings = ["mlglossary.unknown_term"]\n',
+    )
+    assert build(make_app, src) == ""
+
+
+def test_citing_without_a_glossary_page_warns_once(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {
+            "index.md": "# Home\n\n```{toctree}\nother\n```\n\n{term}`attention mask`, {term}`MLM`\n",
+            "other.md": "# Other\n\n{term}`ZeRO` and {term}`input IDs`\n",
+        },
+    )
+    warnings = build(make_app, src)
+    assert warnings.count("no page holds the glossary") == 1
+    assert "mlglossary.no_glossary_page" in warnings
+    assert "term not in glossary" not in warnings
+
+
+def test_same_glossary_twice_on_two_pages(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {
+            "index.md": "# Home\n\n```{toctree}\nglossary\nmore\n```\n\n{term}`MLM`\n",
+            "glossary.md": GLOSSARY,
+            "more.md": "# More\n\n```{mlglossary}\n:terms: MLM, ZeRO\n```\n",
+        },
+    )
+    app = make_app("html", srcdir=src, freshenv=True)
+    app.build()
+    warnings = app.warning.getvalue()
+    assert (
+        "more.md:3: WARNING: term 'masked language modeling' of glossary entry 'masked-language-modeling' is already defined in"
+        in warnings
+    )
+    assert "that definition wins" in warnings
+    assert "[mlglossary.duplicate_term]" in warnings
+    assert "Traceback" not in warnings
+    html = (app.outdir / "index.html").read_text()
+    assert 'href="glossary.html#term-masked-language-modeling"' in html
+
+
+def test_same_entries_twice_on_one_page(make_app, tmp_path):
+    src = project(tmp_path, {"index.md": TOC, "glossary.md": GLOSSARY + "\n```{mlglossary}\n:terms: ZeRO\n```\n"})
+    warnings = build(make_app, src)
+    assert "glossary entry 'Zero Redundancy Optimizer' appears twice on this page" in warnings
+
+
+def test_user_glossary_defining_the_same_term(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {
+            "index.md": TOC + "```{toctree}\nmine\n```\n\n{term}`token`\n",
+            "glossary.md": GLOSSARY,
+            "mine.md": "# Mine\n\n```{glossary}\ntoken\n  Our own meaning.\n```\n",
+        },
+    )
+    warnings = build(make_app, src)
+    assert "token" in warnings
+    assert "glossary" in warnings and "mine" in warnings
+
+
+def test_bad_directive_options(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {
+            "index.md": TOC,
+            "glossary.md": "# Glossary\n\n```{mlglossary}\n:terms: attention mask, atention mask\n:tags: nlp, astrology\n```\n",
+        },
+    )
+    warnings = build(make_app, src)
+    assert "names unknown term 'atention mask'; did you mean 'attention mask'" in warnings
+    assert "names tag 'astrology', which no entry has" in warnings
+    assert warnings.count("[mlglossary.option]") == 2
+
+
+@pytest.mark.parametrize("value", ["42", "['es']"])
+def test_bad_config_value(make_app, tmp_path, value):
+    src = project(tmp_path, {"index.md": TOC, "glossary.md": GLOSSARY}, conf=CONF + f"mlglossary_language = {value}\n")
+    warnings = build(make_app, src)
+    assert "mlglossary_language" in warnings
+    assert "[mlglossary.config]" in warnings

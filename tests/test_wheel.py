@@ -1,0 +1,69 @@
+"""The built wheel carries its data: install it into a fresh venv and build a project with it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    outdir = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(outdir), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = outdir.glob("*.whl")
+    return built
+
+
+def test_wheel_contains_package_data(wheel: Path):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for language in ("en",):
+        assert f"sphinxcontrib_mlglossary/glossaries/{language}.toml" in names
+    assert "sphinxcontrib_mlglossary/py.typed" in names
+
+
+def test_fresh_venv_builds_a_project(wheel: Path, tmp_path: Path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
+    # Dependencies (Sphinx, MyST) come from this environment, without network; our package
+    # must come from the wheel, not from the source tree.
+    site = Path(
+        subprocess.check_output(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], text=True
+        ).strip()
+    )
+    (site / "zz_test_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    located = subprocess.check_output(
+        [str(python), "-c", "import sphinxcontrib_mlglossary as m; print(m.__file__)"], text=True, cwd=tmp_path
+    )
+    assert located.startswith(str(venv))
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    (project / "index.md").write_text("# Home\n\n```{toctree}\nglossary\n```\n\nSee {term}`attention mask`.\n")
+    (project / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
+    env = {**os.environ, "PYTHONPATH": ""}
+    subprocess.run(
+        [str(python), "-m", "sphinx", "-W", "-q", "-b", "html", str(project), str(project / "_build")],
+        check=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    html = (project / "_build" / "index.html").read_text()
+    assert 'href="glossary.html#term-attention-mask"' in html
