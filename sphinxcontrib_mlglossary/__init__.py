@@ -16,7 +16,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     from . import assets, config, nodes
     from .backlinks import Backlinks, CitedOnly, pages_to_rewrite, reset_cache
-    from .citations import CitationsCollector
+    from .citations import CitationsCollector, WrapBareCitations
     from .collector import DefinitionsCollector, UserTermsCollector
     from .directives import MlGlossaryDirective
     from .i18n import CATALOG, LOCALE_DIR
@@ -30,6 +30,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     nodes.register(app)
     app.add_post_transform(TooltipCards)
     app.add_env_collector(CitationsCollector)
+    app.add_post_transform(WrapBareCitations)
     app.add_post_transform(Backlinks)
     app.add_post_transform(CitedOnly)
     app.connect("env-get-updated", pages_to_rewrite)

@@ -18,7 +18,7 @@ from sphinx.util.nodes import make_refnode
 
 from .citations import Citation, citations
 from .collector import definitions, user_terms
-from .config import settings
+from .config import app_of, settings
 from .i18n import _
 from .matching import resolve_term
 from .nodes import backlink_page, glossary_block
@@ -97,7 +97,7 @@ class Backlinks(SphinxPostTransform):
     default_priority = 30
 
     def is_supported(self) -> bool:
-        return self.app.builder.format != "gettext" and settings(self.app).backlinks
+        return app_of(self.env).builder.format != "gettext" and settings(app_of(self.env)).backlinks
 
     def run(self, **kwargs: Any) -> None:
         env = self.env
@@ -109,8 +109,8 @@ class Backlinks(SphinxPostTransform):
         ]
         if not terms:
             return
-        current = settings(self.app)
-        index = _cached_index(self.app, current.backlinks_from_glossary)
+        current = settings(app_of(self.env))
+        index = _cached_index(app_of(self.env), current.backlinks_from_glossary)
         for term in terms:
             home = self._home_of(term, pages)
             if home is None:
@@ -133,7 +133,7 @@ class Backlinks(SphinxPostTransform):
         return None
 
     def _link(self, docname: str, node_id: str, text: str) -> nodes.reference:
-        builder = self.app.builder
+        builder = app_of(self.env).builder
         if builder.format in {"latex", "texinfo"}:
             # these writers join all pages into one file; a same-page "refid" would be
             # taken relative to the file being written, so always name the page
@@ -184,7 +184,7 @@ class CitedOnly(SphinxPostTransform):
         wrappers = [w for w in self.document.findall(glossary_block) if w.get("mlglossary_cited_only")]
         if not wrappers:
             return
-        index = _cached_index(self.app, False)
+        index = _cached_index(app_of(self.env), False)
         cited = {anchor for (docname, anchor), found in index.items() if found}
         removed: set[str] = set()
         for wrapper in wrappers:

@@ -6,11 +6,12 @@ only, so it doesn't change when other pages change.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 if TYPE_CHECKING:
     from collections.abc import Set
@@ -90,3 +91,24 @@ class CitationsCollector(EnvironmentCollector):
             found.append(Citation(xref["reftarget"], node_id, section_id, section_title, _in_glossary(xref)))
         if found:
             citations(app.env)[app.env.docname] = found
+
+
+class WrapBareCitations(SphinxPostTransform):
+    """Give bare-text term references an inline child before they are resolved.
+
+    Some term references reach the write phase with a plain text child (seen for
+    references inside our MyST-rendered entries after the doctree round trip);
+    resolving them would drop the citation id that backlinks land on.
+    """
+
+    default_priority = 5  # before ReferencesResolver (10)
+
+    def run(self, **kwargs: Any) -> None:
+        for xref in self.document.findall(addnodes.pending_xref):
+            if not xref.get("ids") or xref.get("reftype") != "term":
+                continue
+            if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
+                continue
+            content = nodes.inline("", "", *[child.deepcopy() for child in xref.children], classes=["xref", "std", "std-term"])
+            xref.children = []
+            xref += content

@@ -11,6 +11,7 @@ from .warnings_ import MlGlossaryWarning, logger, warn
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 #: name -> (default, rebuild, accepted types)
 OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
@@ -94,3 +95,8 @@ def settings(app: Sphinx) -> Settings:
     if cached is None:
         cached = config._mlglossary_settings = _settings_of(config)
     return cached  # type: ignore[no-any-return]
+
+
+def app_of(env: BuildEnvironment) -> Sphinx:
+    """The application behind an environment (``transform.app`` is deprecated in Sphinx 9)."""
+    return getattr(env, "_app", None) or env.app  # type: ignore[no-any-return]

@@ -17,7 +17,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .collector import definitions
-from .config import settings
+from .config import app_of, settings
 from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_blocks
@@ -48,7 +48,7 @@ class MlGlossaryDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
-        language = settings(self.env.app).language
+        language = settings(app_of(self.env)).language
         glossary = bundled_glossary(language)
         entries = self._select(glossary)
         entries.sort(key=lambda entry: sort_key(entry.name, language))

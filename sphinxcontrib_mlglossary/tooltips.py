@@ -16,7 +16,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import sphinx_domains
 
 from .collector import definitions, user_terms
-from .config import settings
+from .config import app_of, settings
 from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_inline
@@ -80,13 +80,13 @@ class TooltipCards(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs: Any) -> None:
-        current = settings(self.app)
+        current = settings(app_of(self.env))
         if not current.tooltips:
             return
         links = [ref for ref in self.document.findall(nodes.reference) if _is_term_link(ref)]
         if not links:
             return
-        with_cards = self.app.builder.name not in {"epub", "epub3"}
+        with_cards = app_of(self.env).builder.name not in {"epub", "epub3"}
         fromdoc = self.env.docname
         table = _targets_by_anchor(self.env, self.document, current.language)
         uris: dict[str, str] = {}
@@ -122,7 +122,7 @@ class TooltipCards(SphinxPostTransform):
                     continue
             else:
                 if docname not in uris:
-                    uris[docname] = self.app.builder.get_relative_uri(fromdoc, docname)
+                    uris[docname] = app_of(self.env).builder.get_relative_uri(fromdoc, docname)
                 if uris[docname] != page:
                     continue
             return href, self._target(info)
@@ -133,7 +133,7 @@ class TooltipCards(SphinxPostTransform):
             text, paragraph = info
             summary = tuple(_plain_inline(paragraph)) if paragraph is not None else ()
             return Target(text, "", summary, paragraph.astext() if paragraph is not None else "")
-        language = settings(self.app).language
+        language = settings(app_of(self.env)).language
         inline, plain = _our_summary(self.env, language, info.id, info.summary, self.document)
         abbreviation = info.abbreviations[0] if info.abbreviations else ""
         return Target(info.name, abbreviation, inline, plain)
@@ -173,7 +173,7 @@ class TooltipCards(SphinxPostTransform):
             resolved = std.resolve_xref(
                 self.env,
                 fromdoc,
-                self.app.builder,
+                app_of(self.env).builder,
                 "term",
                 xref["reftarget"],
                 xref,

@@ -19,3 +19,17 @@ def rootdir() -> Path:
 
 def read_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture
+def root_app(make_app, tmp_path_factory):
+    """``root_app(builder, "basic-md", **kwargs)``: a fresh copy of ``roots/test-<name>``, ready to build."""
+    import shutil
+
+    def factory(buildername: str, name: str, **kwargs):
+        srcdir = tmp_path_factory.mktemp(name) / "src"
+        shutil.copytree(ROOTS / f"test-{name}", srcdir)
+        kwargs.setdefault("freshenv", True)
+        return make_app(buildername, srcdir=srcdir, **kwargs)
+
+    return factory

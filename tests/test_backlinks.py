@@ -15,8 +15,8 @@ def backlink_box(soup, anchor):
 
 
 @pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
-def test_backlinks_name_pages_and_sections(make_app, twin):
-    app = make_app("html", testroot=twin, freshenv=True)
+def test_backlinks_name_pages_and_sections(root_app, twin):
+    app = root_app("html", twin)
     app.build()
     soup = read_html(app.outdir / "glossary.html")
     box = backlink_box(soup, "term-attention-mask")
@@ -39,33 +39,33 @@ def test_backlinks_name_pages_and_sections(make_app, twin):
     assert backlink_box(soup, "term-pooling") is None
 
 
-def test_limit_and_overflow(make_app):
-    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks_max": 1})
+def test_limit_and_overflow(root_app):
+    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks_max": 1})
     app.build()
     box = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask")
     assert len(box.select("li")) == 1
     assert box.select_one(".mlglossary-backlinks-overflow").get_text() == "and 1 more pages"
 
 
-def test_switched_off(make_app):
-    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks": False})
+def test_switched_off(root_app):
+    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks": False})
     app.build()
     assert not read_html(app.outdir / "glossary.html").select("div.mlglossary-backlinks")
 
 
-def test_citations_inside_the_glossary_are_left_out_by_default(make_app):
-    app = make_app("html", testroot="basic-md", freshenv=True)
+def test_citations_inside_the_glossary_are_left_out_by_default(root_app):
+    app = root_app("html", "basic-md")
     app.build()
     soup = read_html(app.outdir / "glossary.html")
     assert all("glossary.html" not in a["href"] and not a["href"].startswith("#") for a in soup.select("div.mlglossary-backlinks a"))
-    app = make_app("html", testroot="basic-md", freshenv=True, confoverrides={"mlglossary_backlinks_from_glossary": True})
+    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks_from_glossary": True})
     app.build()
     soup = read_html(app.outdir / "glossary.html")
     assert any(a["href"].startswith("#mlglossary-cite-") for a in soup.select("div.mlglossary-backlinks a"))
 
 
-def test_cited_only(make_app):
-    app = make_app("html", testroot="basic-md", freshenv=True)
+def test_cited_only(root_app):
+    app = root_app("html", "basic-md")
     (app.srcdir / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n:cited-only:\n```\n")
     app.build()
     assert app.warning.getvalue() == ""
@@ -79,16 +79,16 @@ def test_cited_only(make_app):
     assert not soup.select('a[href="#term-pooling"]')
 
 
-def test_dirhtml_backlinks(make_app):
-    app = make_app("dirhtml", testroot="basic-md", freshenv=True)
+def test_dirhtml_backlinks(root_app):
+    app = root_app("dirhtml", "basic-md")
     app.build()
     box = backlink_box(read_html(app.outdir / "glossary" / "index.html"), "term-attention-mask")
     assert [a["href"].split("#")[0] for a in box.select("a")][:2] == ["../", "../guide/"]
 
 
 @pytest.mark.parametrize("buildername", ["text", "man", "texinfo"])
-def test_plain_formats_show_a_cited_in_line(make_app, buildername):
-    app = make_app(buildername, testroot="basic-rst", freshenv=True)
+def test_plain_formats_show_a_cited_in_line(root_app, buildername):
+    app = root_app(buildername, "basic-rst")
     app.build()
     assert app.warning.getvalue() == ""
     text = "".join(p.read_text() for p in app.outdir.rglob("*") if p.suffix in {".txt", ".1", ".texi"})
@@ -96,8 +96,8 @@ def test_plain_formats_show_a_cited_in_line(make_app, buildername):
     assert "Guide › Batching" in text
 
 
-def test_latex_page_references(make_app):
-    app = make_app("latex", testroot="basic-rst", freshenv=True)
+def test_latex_page_references(root_app):
+    app = root_app("latex", "basic-rst")
     app.build()
     tex = next(app.outdir.glob("*.tex")).read_text()
     assert r"\pageref{\detokenize{guide:mlglossary-cite-" in tex
@@ -105,15 +105,15 @@ def test_latex_page_references(make_app):
 
 
 @pytest.mark.skipif(shutil.which("latexmk") is None or shutil.which("pdflatex") is None, reason="no TeX toolchain")
-def test_latex_compiles_with_page_numbers(make_app):
-    app = make_app("latex", testroot="basic-rst", freshenv=True)
+def test_latex_compiles_with_page_numbers(root_app):
+    app = root_app("latex", "basic-rst")
     app.build()
     subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-quiet"], cwd=app.outdir, check=True, capture_output=True)
     assert list(app.outdir.glob("*.pdf"))
 
 
-def test_gettext_extracts_the_label_only_from_the_catalog(make_app):
-    app = make_app("gettext", testroot="basic-md", freshenv=True)
+def test_gettext_extracts_the_label_only_from_the_catalog(root_app):
+    app = root_app("gettext", "basic-md")
     app.build()
     pot = "".join(p.read_text() for p in app.outdir.rglob("*.pot"))
     assert "Cited in" not in pot

@@ -9,8 +9,8 @@ BUILDERS = ["html", "dirhtml", "singlehtml", "epub", "latex", "text", "man", "te
 
 @pytest.mark.parametrize("buildername", BUILDERS)
 @pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
-def test_builder(make_app, twin, buildername):
-    app = make_app(buildername, testroot=twin, freshenv=True)
+def test_builder(root_app, twin, buildername):
+    app = root_app(buildername, twin)
     app.build()
     assert app.warning.getvalue() == ""
     outputs = [p for p in app.outdir.rglob("*") if p.is_file()]
@@ -25,15 +25,15 @@ def test_builder(make_app, twin, buildername):
         assert "<dt" not in text and "<div" not in text
 
 
-def test_dirhtml_links(make_app):
-    app = make_app("dirhtml", testroot="basic-md", freshenv=True)
+def test_dirhtml_links(root_app):
+    app = root_app("dirhtml", "basic-md")
     app.build()
     html = (app.outdir / "guide" / "index.html").read_text()
     assert 'href="../glossary/#term-attention-mask"' in html
 
 
-def test_singlehtml_links(make_app):
-    app = make_app("singlehtml", testroot="basic-md", freshenv=True)
+def test_singlehtml_links(root_app):
+    app = root_app("singlehtml", "basic-md")
     app.build()
     html = (app.outdir / "index.html").read_text()
     assert 'href="#term-attention-mask"' in html

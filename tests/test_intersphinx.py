@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def test_other_project_cites_terms(make_app, tmp_path: Path):
-    glossary_app = make_app("html", testroot="basic-md", freshenv=True)
+def test_other_project_cites_terms(root_app, make_app, tmp_path: Path):
+    glossary_app = root_app("html", "basic-md")
     glossary_app.build()
     outdir = Path(glossary_app.outdir)
 

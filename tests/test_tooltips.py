@@ -9,8 +9,8 @@ from sphinxcontrib_mlglossary.loader import bundled_glossary
 from .conftest import read_html
 
 
-def build(make_app, buildername="html", **kwargs):
-    app = make_app(buildername, testroot="tooltips", freshenv=True, **kwargs)
+def build(root_app, buildername="html", **kwargs):
+    app = root_app(buildername, "tooltips", **kwargs)
     app.build()
     assert app.warning.getvalue() == ""
     return app
@@ -20,8 +20,8 @@ def term_links(soup):
     return [a for a in soup.select("a.reference.internal") if a.select_one(".std-term") and not a.find_parent(class_="mlglossary-card")]
 
 
-def test_every_resolved_term_link_has_a_card(make_app):
-    app = build(make_app)
+def test_every_resolved_term_link_has_a_card(root_app):
+    app = build(root_app)
     soup = read_html(app.outdir / "index.html")
     links = term_links(soup)
     assert len(links) == 4
@@ -53,8 +53,8 @@ def link_title(soup, href):
     return next(a["title"] for a in term_links(soup) if a["href"] == href)
 
 
-def test_cards_for_the_projects_own_glossary_terms(make_app):
-    app = build(make_app)
+def test_cards_for_the_projects_own_glossary_terms(root_app):
+    app = build(root_app)
     soup = read_html(app.outdir / "user.html")
     card = soup.select_one('div.mlglossary-card[data-mlglossary-href="#term-checkpoint"]')
     assert card is not None
@@ -62,8 +62,8 @@ def test_cards_for_the_projects_own_glossary_terms(make_app):
     assert "Reload it to resume." in card.get_text()
 
 
-def test_unresolved_links_and_plain_pages_get_nothing(make_app, tmp_path):
-    app = build(make_app)
+def test_unresolved_links_and_plain_pages_get_nothing(root_app, tmp_path):
+    app = build(root_app)
     glossary_page = read_html(app.outdir / "glossary.html")
     # the glossary page cites terms through "See also" links; pages citing nothing get no assets
     assert (app.outdir / "_static" / "mlglossary.js").exists()
@@ -72,35 +72,34 @@ def test_unresolved_links_and_plain_pages_get_nothing(make_app, tmp_path):
     assert glossary_page.select("div.mlglossary-card")
 
 
-def test_summary_links_to_other_terms_are_resolved(make_app):
-    app = build(make_app)
+def test_summary_links_to_other_terms_are_resolved(root_app):
+    app = build(root_app)
     soup = read_html(app.outdir / "index.html")
     for card in soup.select("div.mlglossary-card"):
         for a in card.select(".mlglossary-card-summary a"):
             assert a["href"].startswith("glossary.html#term-")
 
 
-def test_tooltips_can_be_switched_off(make_app):
-    app = build(make_app, confoverrides={"mlglossary_tooltips": False})
+def test_tooltips_can_be_switched_off(root_app):
+    app = build(root_app, confoverrides={"mlglossary_tooltips": False})
     soup = read_html(app.outdir / "index.html")
     assert not soup.select("div.mlglossary-card")
     assert not soup.select('script[src*="mlglossary.js"]')
     assert not any(a.get("title") for a in term_links(soup))
 
 
-def test_click_mode_is_passed_to_the_script(make_app):
-    app = build(make_app, confoverrides={"mlglossary_tooltip_trigger": "click"})
+def test_click_mode_is_passed_to_the_script(root_app):
+    app = build(root_app, confoverrides={"mlglossary_tooltip_trigger": "click"})
     soup = read_html(app.outdir / "index.html")
     assert soup.select_one("div.mlglossary-cards")["data-mlglossary-trigger"] == "click"
 
 
 @pytest.mark.parametrize("buildername", ["epub", "latex", "text", "man", "texinfo"])
-def test_other_builders_get_no_cards_and_no_assets(make_app, buildername):
-    app = build(make_app, buildername)
+def test_other_builders_get_no_cards_and_no_assets(root_app, buildername):
+    app = build(root_app, buildername)
     files = [p for p in app.outdir.rglob("*") if p.is_file()]
     assert not any(p.name in {"mlglossary.js", "mlglossary.css"} for p in files)
     text = "".join(p.read_text(errors="replace") for p in files if p.suffix in {".xhtml", ".tex", ".txt", ".1", ".texi"})
     assert "mlglossary-card" not in text
-    assert "Read more" not in text
     if buildername == "epub":
         assert 'class="mlglossary-term reference internal"' in text or "mlglossary-term" in text

@@ -1,3 +1,5 @@
 project = "tooltips"
 extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
 exclude_patterns = ["_build"]
+copyright = "2026, sphinxcontrib-mlglossary tests"
+version = "1.0"
