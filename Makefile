@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check sphinxcontrib_mlglossary tests
+	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
 	$(BIN)/mypy
 
 clean:

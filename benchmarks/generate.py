@@ -14,10 +14,28 @@ from pathlib import Path
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-WORDS = (
-    "model data layer weight batch gradient training sequence vector output input loss "
-    "step value network matrix feature sample update parameter"
-).split()
+WORDS = [
+    "model",
+    "data",
+    "layer",
+    "weight",
+    "batch",
+    "gradient",
+    "training",
+    "sequence",
+    "vector",
+    "output",
+    "input",
+    "loss",
+    "step",
+    "value",
+    "network",
+    "matrix",
+    "feature",
+    "sample",
+    "update",
+    "parameter",
+]
 
 
 def _cite(name: str, fmt: str) -> str:
@@ -91,7 +109,14 @@ def main() -> None:
     parser.add_argument("--format", choices=["md", "rst"], default="md")
     parser.add_argument("--plain", action="store_true", help="Sphinx's own glossary, no extension")
     args = parser.parse_args()
-    generate(args.out, pages=args.pages, citations=args.citations, terms=args.terms, fmt=args.format, extension=not args.plain)
+    generate(
+        args.out,
+        pages=args.pages,
+        citations=args.citations,
+        terms=args.terms,
+        fmt=args.format,
+        extension=not args.plain,
+    )
 
 
 if __name__ == "__main__":

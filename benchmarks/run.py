@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.generate import generate
@@ -57,7 +57,11 @@ def output_size(out: Path) -> int:
 def extension_bytes_per_page(out: Path) -> float:
     """CSS + JS of the extension plus the per-page card block, averaged over pages."""
     pages = [p for p in out.glob("page*.html")]
-    static = sum((out / "_static" / name).stat().st_size for name in ("mlglossary.js", "mlglossary.css") if (out / "_static" / name).exists())
+    static = sum(
+        (out / "_static" / name).stat().st_size
+        for name in ("mlglossary.js", "mlglossary.css")
+        if (out / "_static" / name).exists()
+    )
     cards = 0
     for page in pages:
         html = page.read_text(encoding="utf-8")
@@ -71,7 +75,9 @@ def extension_bytes_per_page(out: Path) -> float:
 def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, pairs: int) -> dict[str, object]:
     variants = {}
     for name, extension in (("plain", False), ("mlglossary", True)):
-        variants[name] = generate(workdir / name / "src", pages=pages, citations=citations, terms=terms, fmt=fmt, extension=extension)
+        variants[name] = generate(
+            workdir / name / "src", pages=pages, citations=citations, terms=terms, fmt=fmt, extension=extension
+        )
     results: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
 
     def record(variant: str, key: str, value: float) -> None:
@@ -100,7 +106,9 @@ def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, 
         "pairs": pairs,
         "medians": {v: {k: statistics.median(vals) for k, vals in r.items()} for v, r in results.items()},
         "ratios": {
-            key: statistics.median(a / b for a, b in zip(results["mlglossary"][key], results["plain"][key], strict=True))
+            key: statistics.median(
+                a / b for a, b in zip(results["mlglossary"][key], results["plain"][key], strict=True)
+            )
             for key in results["plain"]
         },
         "extension_bytes_per_page": extension_bytes_per_page(workdir / "mlglossary" / "out"),
@@ -131,7 +139,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or Path(tmp)
-        report = measure(workdir, pages=args.pages, citations=args.citations, terms=args.terms, fmt=args.format, pairs=args.pairs)
+        report = measure(
+            workdir, pages=args.pages, citations=args.citations, terms=args.terms, fmt=args.format, pairs=args.pairs
+        )
     print(f"{args.pages} pages x {args.citations} citations, {args.terms} terms, {args.format}, {args.pairs} pairs")
     print(format_table(report))
     if args.json:

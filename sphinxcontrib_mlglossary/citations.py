@@ -109,6 +109,8 @@ class WrapBareCitations(SphinxPostTransform):
                 continue
             if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
                 continue
-            content = nodes.inline("", "", *[child.deepcopy() for child in xref.children], classes=["xref", "std", "std-term"])
+            content = nodes.inline(
+                "", "", *[child.deepcopy() for child in xref.children], classes=["xref", "std", "std-term"]
+            )
             xref.children = []
             xref += content

@@ -57,7 +57,10 @@ def test_citations_inside_the_glossary_are_left_out_by_default(root_app):
     app = root_app("html", "basic-md")
     app.build()
     soup = read_html(app.outdir / "glossary.html")
-    assert all("glossary.html" not in a["href"] and not a["href"].startswith("#") for a in soup.select("div.mlglossary-backlinks a"))
+    assert all(
+        "glossary.html" not in a["href"] and not a["href"].startswith("#")
+        for a in soup.select("div.mlglossary-backlinks a")
+    )
     app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks_from_glossary": True})
     app.build()
     soup = read_html(app.outdir / "glossary.html")
@@ -72,8 +75,14 @@ def test_cited_only(root_app):
     soup = read_html(app.outdir / "glossary.html")
     ids = {dt["id"] for dt in soup.select("dl.glossary > dt")}
     assert ids == {
-        "term-attention-mask", "term-input-ids", "term-masked-language-modeling", "term-causal-language-modeling",
-        "term-token", "term-zero-redundancy-optimizer", "term-token-type-ids", "term-position-ids",
+        "term-attention-mask",
+        "term-input-ids",
+        "term-masked-language-modeling",
+        "term-causal-language-modeling",
+        "term-token",
+        "term-zero-redundancy-optimizer",
+        "term-token-type-ids",
+        "term-position-ids",
     }
     assert all(p.find_next_sibling("dl") for p in soup.select("p.mlglossary-letter"))
     assert not soup.select('a[href="#term-pooling"]')
@@ -108,7 +117,9 @@ def test_latex_page_references(root_app):
 def test_latex_compiles_with_page_numbers(root_app):
     app = root_app("latex", "basic-rst")
     app.build()
-    subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-quiet"], cwd=app.outdir, check=True, capture_output=True)
+    subprocess.run(
+        ["latexmk", "-pdf", "-interaction=nonstopmode", "-quiet"], cwd=app.outdir, check=True, capture_output=True
+    )
     assert list(app.outdir.glob("*.pdf"))
 
 

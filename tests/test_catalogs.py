@@ -15,7 +15,9 @@ DOMAIN = "sphinxcontrib_mlglossary"
 
 
 def test_pot_lists_every_ui_string():
-    in_code = {message for _file, _line, message, _comments, _context in extract_from_dir(str(PACKAGE), keywords={"_": None})}
+    in_code = {
+        message for _file, _line, message, _comments, _context in extract_from_dir(str(PACKAGE), keywords={"_": None})
+    }
     with open(LOCALES / f"{DOMAIN}.pot", "rb") as stream:
         in_pot = {m.id for m in read_po(stream) if m.id}
     assert in_code == in_pot, "run `tox -e catalogs` to refresh the catalogs"

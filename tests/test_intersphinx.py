@@ -19,7 +19,9 @@ def test_other_project_cites_terms(root_app, make_app, tmp_path: Path):
     (other / "index.md").write_text("# Other\n\n{term}`attention mask`, {term}`MLM` and {term}`ml:ZeRO`\n")
     app = make_app("html", srcdir=other, freshenv=True)
     app.build()
-    assert app.warning.getvalue() == ""
+    # a second app in one process re-registers Sphinx's own nodes: that notice is not ours
+    problems = [line for line in app.warning.getvalue().splitlines() if "already registered" not in line]
+    assert problems == []
     html = (app.outdir / "index.html").read_text()
     assert f'href="{outdir}/glossary.html#term-attention-mask"' in html
     assert f'href="{outdir}/glossary.html#term-masked-language-modeling"' in html

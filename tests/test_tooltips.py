@@ -17,7 +17,11 @@ def build(root_app, buildername="html", **kwargs):
 
 
 def term_links(soup):
-    return [a for a in soup.select("a.reference.internal") if a.select_one(".std-term") and not a.find_parent(class_="mlglossary-card")]
+    return [
+        a
+        for a in soup.select("a.reference.internal")
+        if a.select_one(".std-term") and not a.find_parent(class_="mlglossary-card")
+    ]
 
 
 def test_every_resolved_term_link_has_a_card(root_app):
@@ -27,11 +31,15 @@ def test_every_resolved_term_link_has_a_card(root_app):
     assert len(links) == 4
     cards = {card["data-mlglossary-href"]: card for card in soup.select("div.mlglossary-cards > div.mlglossary-card")}
     # one card per distinct term, not per link
-    assert set(cards) == {a["href"] for a in links} == {
-        "glossary.html#term-attention-mask",
-        "glossary.html#term-input-ids",
-        "glossary.html#term-masked-language-modeling",
-    }
+    assert (
+        set(cards)
+        == {a["href"] for a in links}
+        == {
+            "glossary.html#term-attention-mask",
+            "glossary.html#term-input-ids",
+            "glossary.html#term-masked-language-modeling",
+        }
+    )
     for link in links:
         assert "mlglossary-term" in link["class"]
         assert link["title"]  # the no-JavaScript fallback
@@ -40,7 +48,9 @@ def test_every_resolved_term_link_has_a_card(root_app):
     assert mlm.select_one(".mlglossary-card-title").get_text(" ", strip=True) == "masked language modeling (MLM)"
     entry = bundled_glossary("en").get("masked-language-modeling")
     summary = mlm.select_one(".mlglossary-card-summary").get_text()
-    assert " ".join(summary.split()) == " ".join(link_title(soup, "glossary.html#term-masked-language-modeling").split())
+    assert " ".join(summary.split()) == " ".join(
+        link_title(soup, "glossary.html#term-masked-language-modeling").split()
+    )
     assert summary.strip()
     assert entry is not None
     assert mlm.select_one(".mlglossary-card-more a")["href"] == "glossary.html#term-masked-language-modeling"
@@ -99,7 +109,9 @@ def test_other_builders_get_no_cards_and_no_assets(root_app, buildername):
     app = build(root_app, buildername)
     files = [p for p in app.outdir.rglob("*") if p.is_file()]
     assert not any(p.name in {"mlglossary.js", "mlglossary.css"} for p in files)
-    text = "".join(p.read_text(errors="replace") for p in files if p.suffix in {".xhtml", ".tex", ".txt", ".1", ".texi"})
+    text = "".join(
+        p.read_text(errors="replace") for p in files if p.suffix in {".xhtml", ".tex", ".txt", ".1", ".texi"}
+    )
     assert "mlglossary-card" not in text
     if buildername == "epub":
         assert 'class="mlglossary-term reference internal"' in text or "mlglossary-term" in text
