@@ -1,0 +1,72 @@
+"""Spanish and Arabic: complete glossaries, translated UI, right-to-left output."""
+
+from __future__ import annotations
+
+import pytest
+
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+from .conftest import read_html
+
+
+@pytest.mark.parametrize("language", ["es", "ar"])
+def test_translation_is_complete(language):
+    english = bundled_glossary("en")
+    translated = bundled_glossary(language)
+    assert [e.id for e in translated] == [e.id for e in english]
+    for entry in translated:
+        original = english.get(entry.id)
+        assert entry.summary != original.summary, f"{language}: {entry.id} summary left in English"
+        assert entry.body != original.body, f"{language}: {entry.id} body left in English"
+        assert translated.find(original.name) is entry  # the English name stays citable
+        assert entry.legacy_anchor == original.legacy_anchor
+
+
+LABELS = {"en": ("Cited in:", "See also:"), "es": ("Citado en:", "Véase también:"), "ar": ("ورد في:", "انظر أيضًا:")}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ar", "es", "en"])
+def test_build_in_each_language(root_app, language):
+    """Languages in turn in one process: each build uses its own UI catalog."""
+    app = root_app("html", "basic-md", confoverrides={"language": language})
+    page = app.srcdir / "index.md"
+    localized = bundled_glossary(language).get("attention-mask").name
+    page.write_text(page.read_text() + f"\nLocalized: {{term}}`{localized}`.\n")
+    app.build()
+    assert app.warning.getvalue() == ""
+    glossary = read_html(app.outdir / "glossary.html")
+    index = read_html(app.outdir / "index.html")
+    hrefs = {a["href"] for a in index.select("a.reference.internal") if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")}
+    assert hrefs == {"glossary.html#term-attention-mask"}
+    block = glossary.select_one("div.mlglossary")
+    assert block["lang"] == language
+    cited, see_also = LABELS[language]
+    assert glossary.select_one(".mlglossary-backlinks-label").get_text() == cited
+    assert glossary.select_one(".mlglossary-see-also strong").get_text() == see_also
+    assert {dt["id"] for dt in glossary.select("dl.glossary > dt")} == {e.anchor for e in bundled_glossary("en")}
+    html_tag = glossary.find("html")
+    if language == "ar":
+        assert block["dir"] == "rtl"
+        assert html_tag["dir"] == "rtl"
+        assert index.select_one("div.mlglossary-card")["dir"] == "rtl"
+        assert glossary.select_one("p.mlglossary-letter").get_text() == "ا"
+    else:
+        assert not block.get("dir")
+        assert not html_tag.get("dir")
+
+
+def test_regional_tags_and_override(root_app):
+    app = root_app("html", "basic-md", confoverrides={"language": "es_MX"})
+    app.build()
+    assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "es"
+    app = root_app("html", "basic-md", confoverrides={"language": "es", "mlglossary_language": "en"})
+    app.build()
+    assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "en"
+
+
+def test_unsupported_language_falls_back_with_one_info_line(root_app):
+    app = root_app("html", "basic-md", confoverrides={"language": "fr"})
+    app.build()
+    assert app.warning.getvalue() == ""
+    assert app.status.getvalue().count("no glossary in 'fr'") == 1
+    assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "en"
