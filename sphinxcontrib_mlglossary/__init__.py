@@ -20,7 +20,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .collector import DefinitionsCollector, UserTermsCollector
     from .directives import MlGlossaryDirective
     from .i18n import CATALOG, LOCALE_DIR
-    from .references import on_warn_missing_reference
+    from .references import on_missing_reference, on_warn_missing_reference
     from .tooltips import TooltipCards
 
     config.register(app)
@@ -36,6 +36,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("env-updated", reset_cache)
     assets.register(app)
+    app.connect("missing-reference", on_missing_reference)
     app.connect("warn-missing-reference", on_warn_missing_reference)
     # A translator cached by an earlier build in this process would answer in its
     # language (e.g. Spanish labels in an Arabic build): load ours afresh.

@@ -54,8 +54,8 @@ class MlGlossaryDirective(SphinxDirective):
         entries.sort(key=lambda entry: sort_key(entry.name, language))
 
         wrapper = glossary_block(classes=["mlglossary"], lang=language)
-        if direction(language) == "rtl":
-            wrapper["dir"] = "rtl"
+        if direction(language) == "rtl" or direction(language) != direction(self.config.language):
+            wrapper["dir"] = direction(language)
         wrapper["mlglossary_cited_only"] = "cited-only" in self.options
         defined = definitions(self.env).setdefault(self.env.docname, {})
         for heading, group in groupby(entries, key=lambda entry: letter(entry.name, language)):

@@ -58,6 +58,8 @@ def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:
     attributes: dict[str, Any] = {"role": "tooltip", "data-mlglossary-href": node["href"]}
     if node.get("dir"):
         attributes["dir"] = node["dir"]
+    if node.get("lang"):
+        attributes["lang"] = node["lang"]
     self.body.append(self.starttag(node, "div", "", CLASS="mlglossary-card", **attributes))
 
 

@@ -5,24 +5,54 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING
 
+from sphinx.util.nodes import make_refnode
+
 from .collector import definitions
 from .config import settings
 from .loader import bundled_glossary
+from .matching import inflected_matches
 from .warnings_ import MlGlossaryWarning, warn
 
 if TYPE_CHECKING:
+    from docutils import nodes
+    from docutils.nodes import Element
     from sphinx.addnodes import pending_xref
     from sphinx.application import Sphinx
     from sphinx.domains import Domain
+    from sphinx.environment import BuildEnvironment
 
 #: set on API references inside our entries: they link only where the user's intersphinx knows them
 API_REFERENCE = "mlglossary_api"
+#: set on term references already reported as ambiguous
+AMBIGUOUS = "mlglossary_ambiguous"
+
+
+def on_missing_reference(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: Element
+) -> nodes.reference | None:
+    """Resolve plurals and possessives; an ambiguous form is a warning, never a silent pick."""
+    if node.get("refdomain") != "std" or node.get("reftype") != "term":
+        return None
+    matches = inflected_matches(env, node["reftarget"])
+    if len(matches) > 1:
+        names = " and ".join(repr(name) for name, _target in matches)
+        warn(
+            MlGlossaryWarning.AMBIGUOUS_TERM,
+            f"term {node['reftarget']!r} could mean {names}; write the one you mean",
+            location=node,
+        )
+        node[AMBIGUOUS] = True
+        return None
+    if not matches:
+        return None
+    docname, anchor = matches[0][1]
+    return make_refnode(app.builder, node.get("refdoc", env.docname), docname, anchor, contnode)
 
 
 def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
     """Replace Sphinx's bare "term not in glossary" with advice; return True when handled."""
-    if node.get(API_REFERENCE):
-        return True  # a plain code literal is the documented fallback, not a mistake
+    if node.get(API_REFERENCE) or node.get(AMBIGUOUS):
+        return True  # API names fall back to code literals; ambiguity was reported already  # a plain code literal is the documented fallback, not a mistake
     if domain.name != "std" or node.get("reftype") != "term":
         return None
     current = settings(app)

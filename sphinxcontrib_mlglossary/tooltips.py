@@ -140,7 +140,12 @@ class TooltipCards(SphinxPostTransform):
 
     def _card(self, href: str, target: Target, language: str, index: int, fromdoc: str) -> tooltip_card:
         card = tooltip_card(ids=[f"mlglossary-card-{index}"], href=href, plain=" ".join(target.plain.split()))
-        if direction(language) == "rtl":
+        # say the card's direction whenever it differs from the page's (an English card on
+        # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
+        if direction(language) != direction(app_of(self.env).config.language):
+            card["dir"] = direction(language)
+            card["lang"] = language
+        elif direction(language) == "rtl":
             card["dir"] = "rtl"
         title = nodes.paragraph(classes=["mlglossary-card-title"])
         title += nodes.strong(text=target.title)

@@ -18,6 +18,9 @@ class MlGlossaryWarning(Enum):
     UNKNOWN_TERM = "unknown_term"
     """A term reference matches no glossary entry."""
 
+    AMBIGUOUS_TERM = "ambiguous_term"
+    """A plural or possessive form matches two entries; the reference stays unlinked."""
+
     NO_GLOSSARY_PAGE = "no_glossary_page"
     """Terms of the bundled glossary are cited but no page holds the directive."""
 

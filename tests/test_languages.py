@@ -36,7 +36,11 @@ def test_build_in_each_language(root_app, language):
     assert app.warning.getvalue() == ""
     glossary = read_html(app.outdir / "glossary.html")
     index = read_html(app.outdir / "index.html")
-    hrefs = {a["href"] for a in index.select("a.reference.internal") if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")}
+    hrefs = {
+        a["href"]
+        for a in index.select("a.reference.internal")
+        if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")
+    }
     assert hrefs == {"glossary.html#term-attention-mask"}
     block = glossary.select_one("div.mlglossary")
     assert block["lang"] == language
@@ -70,3 +74,12 @@ def test_unsupported_language_falls_back_with_one_info_line(root_app):
     assert app.warning.getvalue() == ""
     assert app.status.getvalue().count("no glossary in 'fr'") == 1
     assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "en"
+
+
+def test_english_glossary_on_a_right_to_left_page_stays_left_to_right(root_app):
+    app = root_app("html", "basic-md", confoverrides={"language": "ar", "mlglossary_language": "en"})
+    app.build()
+    glossary = read_html(app.outdir / "glossary.html")
+    assert glossary.select_one("div.mlglossary")["dir"] == "ltr"
+    card = read_html(app.outdir / "index.html").select_one("div.mlglossary-card")
+    assert (card["dir"], card["lang"]) == ("ltr", "en")

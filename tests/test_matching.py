@@ -1,0 +1,85 @@
+"""Term matching: plurals, possessives and case, in English and Spanish (table-driven)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_mlglossary.matching import candidates
+
+from .conftest import read_html
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("attention masks", "attention mask"),
+        ("tokens", "token"),
+        ("LLMs", "LLM"),
+        ("ZeRO's", "ZeRO"),
+        ("models' heads", "models' head"),
+        ("batches", "batch"),
+        ("máscaras de atención", "máscara de atención"),
+        ("modelos preentrenados", "modelo preentrenado"),
+    ],
+)
+def test_candidates_include_the_singular(written, expected):
+    assert expected in candidates(written)
+    assert candidates(written)[0] == written
+
+
+CASES = {
+    "en": {
+        "attention masks": "attention-mask",
+        "Attention Masks": "attention-mask",
+        "tokens": "token",
+        "LLMs": "large-language-models",
+        "ZeRO's": "zero-redundancy-optimizer",
+        "pipelines": "pipeline",
+        "input IDs": "input-ids",
+    },
+    "es": {
+        "máscaras de atención": "attention-mask",
+        "máscara de atención": "attention-mask",
+        "attention masks": "attention-mask",
+        "MLM": "masked-language-modeling",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Path, language):
+    cases = CASES[language]
+    (tmp_path / "conf.py").write_text(
+        f'extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\nlanguage = "{language}"\n'
+    )
+    cites = " ".join(f"{{term}}`{text}`" for text in cases)
+    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{cites}\n")
+    (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = read_html(app.outdir / "index.html")
+    links = {
+        a.get_text(): a["href"]
+        for a in soup.select("a.reference.internal")
+        if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")
+    }
+    assert links == {text.replace("'", "\u2019"): f"glossary.html#term-{entry}" for text, entry in cases.items()}
+    # inflected citations count for backlinks and get tooltips
+    glossary = read_html(app.outdir / "glossary.html")
+    assert glossary.find(id="term-attention-mask").find_next_sibling("dd").select_one(".mlglossary-backlinks")
+    assert len(soup.select("div.mlglossary-card")) == len(set(cases.values()))
+
+
+def test_ambiguous_form_is_a_warning_listing_both(make_app, tmp_path: Path):
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    (tmp_path / "index.md").write_text("# Home\n\n```{glossary}\nbox\n  One.\n\nboxe\n  Two.\n```\n\n{term}`boxes`\n")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "term 'boxes' could mean" in warnings
+    assert "'box'" in warnings and "'boxe'" in warnings
+    assert "[mlglossary.ambiguous_term]" in warnings
+    assert "term not in glossary" not in warnings
