@@ -100,37 +100,26 @@ class Backlinks(SphinxPostTransform):
         return app_of(self.env).builder.format != "gettext" and settings(app_of(self.env)).backlinks
 
     def run(self, **kwargs: Any) -> None:
-        env = self.env
-        pages = _glossary_pages(env)
         terms = [
             term
             for term in self.document.findall(nodes.term)
-            if term["ids"] and term.parent is not None and isinstance(term.parent, nodes.definition_list_item)
+            if term["ids"] and isinstance(term.parent, nodes.definition_list_item)
         ]
         if not terms:
             return
+        # anchor -> defining page (singlehtml and LaTeX documents hold several pages)
+        homes = {anchor: docname for docname, entries in definitions(self.env).items() for anchor in entries.values()}
+        homes.update((anchor, docname) for docname, found in user_terms(self.env).items() for anchor in found)
         current = settings(app_of(self.env))
         index = _cached_index(app_of(self.env), current.backlinks_from_glossary)
         for term in terms:
-            home = self._home_of(term, pages)
-            if home is None:
-                continue
-            cited = index.get((home, term["ids"][0]))
+            anchor = term["ids"][0]
+            cited = index.get((homes.get(anchor, ""), anchor))
             if not cited:
                 continue  # nothing cites it: say nothing
             definition = next((c for c in term.parent.children if isinstance(c, nodes.definition)), None)
             if definition is not None:
                 definition += self._render(cited, current.backlinks_max)
-
-    def _home_of(self, term: nodes.term, pages: set[str]) -> str | None:
-        """The docname that defines this term (singlehtml pages hold several documents)."""
-        anchor = term["ids"][0]
-        for docname in pages:
-            if anchor in definitions(self.env).get(docname, {}).values() or anchor in user_terms(self.env).get(
-                docname, {}
-            ):
-                return docname
-        return None
 
     def _link(self, docname: str, node_id: str, text: str) -> nodes.reference:
         builder = app_of(self.env).builder

@@ -50,8 +50,9 @@ def visit_backlink_page_latex(self: Any, node: backlink_page) -> None:
 
 
 def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
-    attributes = {"hidden": "hidden", "data-mlglossary-trigger": node["trigger"]}
-    self.body.append(self.starttag(node, "div", "", CLASS="mlglossary-cards", **attributes))
+    # written by hand to keep our class first; "no-search" stays on the node for the indexer
+    trigger = self.attval(node["trigger"])
+    self.body.append(f'<div class="mlglossary-cards no-search" hidden="hidden" data-mlglossary-trigger="{trigger}">')
 
 
 def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:

@@ -102,7 +102,8 @@ class TooltipCards(SphinxPostTransform):
             if plain and "reftitle" not in link:
                 link["reftitle"] = plain
         if cards and with_cards:
-            block = tooltip_cards(trigger=current.tooltip_trigger)
+            # "no-search": card text belongs to the glossary page, not to every citing page
+            block = tooltip_cards(trigger=current.tooltip_trigger, classes=["no-search"])
             block.extend(cards.values())
             self.document += block
 

@@ -60,7 +60,7 @@ def sphinx_build(out: Path, *overrides: str) -> Path:
     result = subprocess.run([*command, str(ROOT), str(out)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert 'class="mlglossary-cards"' in index, "the build emits no tooltip cards: is the Python side in place?"
+    assert 'class="mlglossary-cards' in index, "the build emits no tooltip cards: is the Python side in place?"
     return out
 
 

@@ -115,3 +115,15 @@ def test_other_builders_get_no_cards_and_no_assets(root_app, buildername):
     assert "mlglossary-card" not in text
     if buildername == "epub":
         assert 'class="mlglossary-term reference internal"' in text or "mlglossary-term" in text
+
+
+def test_card_text_stays_out_of_the_search_index(root_app):
+    import json
+
+    app = build(root_app)
+    raw = (app.outdir / "searchindex.js").read_text()
+    data = json.loads(raw[raw.index("(") + 1 : raw.rindex(")")])
+    found = data["terms"].get("read", [])
+    found = found if isinstance(found, list) else [found]
+    # "Read more" exists on citing pages only inside cards: they must not match it
+    assert data["docnames"].index("index") not in found
