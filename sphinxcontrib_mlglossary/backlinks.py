@@ -33,8 +33,8 @@ Index = dict[tuple[str, str], list[tuple[str, list[Citation]]]]
 DIGESTS = "mlglossary_backlink_digests"
 
 
-def _glossary_pages(env: BuildEnvironment) -> set[str]:
-    return set(definitions(env)) | set(user_terms(env))
+def _glossary_pages(env: BuildEnvironment, with_user_glossaries: bool) -> set[str]:
+    return set(definitions(env)) | (set(user_terms(env)) if with_user_glossaries else set())
 
 
 def reading_order(env: BuildEnvironment) -> list[str]:
@@ -86,7 +86,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     index = build_index(env, current.backlinks_from_glossary)
     previous: dict[str, str] = getattr(env, DIGESTS, {})
-    fresh = {page: _digest(env, index, page) for page in _glossary_pages(env)}
+    fresh = {page: _digest(env, index, page) for page in _glossary_pages(env, current.backlinks_user_glossaries)}
     setattr(env, DIGESTS, fresh)
     return sorted(page for page, value in fresh.items() if previous.get(page) != value)
 
@@ -109,8 +109,9 @@ class Backlinks(SphinxPostTransform):
             return
         # anchor -> defining page (singlehtml and LaTeX documents hold several pages)
         homes = {anchor: docname for docname, entries in definitions(self.env).items() for anchor in entries.values()}
-        homes.update((anchor, docname) for docname, found in user_terms(self.env).items() for anchor in found)
         current = settings(app_of(self.env))
+        if current.backlinks_user_glossaries:
+            homes.update((anchor, docname) for docname, found in user_terms(self.env).items() for anchor in found)
         index = _cached_index(app_of(self.env), current.backlinks_from_glossary)
         for term in terms:
             anchor = term["ids"][0]

@@ -29,6 +29,8 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_backlinks_max": (10, "env", (int,)),
     # also list citations made inside glossary entries (one term mentioning another)
     "mlglossary_backlinks_from_glossary": (False, "env", (bool,)),
+    # also draw backlinks under the terms of the project's own glossary directives
+    "mlglossary_backlinks_user_glossaries": (True, "env", (bool,)),
 }
 
 _TRIGGERS = ("hover", "click")
@@ -46,6 +48,7 @@ class Settings:
     backlinks: bool
     backlinks_max: int
     backlinks_from_glossary: bool
+    backlinks_user_glossaries: bool
 
 
 def register(app: Sphinx) -> None:
@@ -85,6 +88,7 @@ def _settings_of(config: Config) -> Settings:
         backlinks=bool(config.mlglossary_backlinks),
         backlinks_max=max(1, int(config.mlglossary_backlinks_max)),
         backlinks_from_glossary=bool(config.mlglossary_backlinks_from_glossary),
+        backlinks_user_glossaries=bool(config.mlglossary_backlinks_user_glossaries),
     )
 
 

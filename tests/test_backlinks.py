@@ -130,3 +130,17 @@ def test_gettext_extracts_the_label_only_from_the_catalog(root_app):
     assert "Cited in" not in pot
     assert "masked language modeling" not in pot  # our entries ship their own translations
     assert "When batching, pass the" in pot  # the project's own text is extracted
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_backlinks_for_the_projects_own_glossary(root_app, enabled):
+    app = root_app("html", "tooltips", confoverrides={"mlglossary_backlinks_user_glossaries": enabled})
+    app.build()
+    soup = read_html(app.outdir / "user.html")
+    box = backlink_box(soup, "term-checkpoint")
+    if enabled:
+        assert [a["href"] for a in box.select("a")] == ["#mlglossary-cite-0"]
+    else:
+        assert box is None
+    # our own glossary keeps its backlinks either way
+    assert backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask") is not None
