@@ -12,10 +12,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $(STAMP)
 
-## Build example_docs to HTML: open example_docs/_build/html/index.html
+## Build example_docs to HTML in English, Spanish and Arabic, side by side:
+## open example_docs/_build/html/{en,es,ar}/index.html
+DOCS_LANGUAGES := en es ar
 docs: $(STAMP)
-	$(BIN)/sphinx-build -W --keep-going -q -b html example_docs example_docs/_build/html
-	@echo "Built: open example_docs/_build/html/index.html"
+	@for lang in $(DOCS_LANGUAGES); do \
+		$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
+			-d example_docs/_build/doctrees/$$lang example_docs example_docs/_build/html/$$lang || exit 1; \
+	done
+	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
 
 ## Run the test suite (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
