@@ -1,0 +1,55 @@
+"""Read any supported glossary file: our TOML data format or the Transformers Markdown dialect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..loader import GlossaryDataError, parse_glossary
+from ..model import Glossary
+from .encoding import decode_source
+from .result import ImportResult
+from .transformers_md import read_transformers_markdown
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
+TOML_SUFFIXES = (".toml",)
+
+
+def read_source(
+    path: Path,
+    *,
+    language: str | None = None,
+    link_base: str = "",
+    reference: Glossary | None = None,
+) -> ImportResult:
+    """Read a glossary file, picking the format by suffix (or by content when the suffix says nothing).
+
+    Problems that leave a usable glossary come back as notices; the rest raise
+    :class:`~sphinxcontrib_mlglossary.loader.GlossaryDataError`.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GlossaryDataError(path, f"cannot read the file: {exc.strerror}", hint="check the path") from None
+    decoded = decode_source(raw, path)
+    if _is_toml(path, decoded.text):
+        glossary = parse_glossary(decoded.text, path, reference=reference)
+        if language and glossary.language != language:
+            raise GlossaryDataError(
+                path,
+                f"the file says language = {glossary.language!r}, but {language!r} was asked for",
+                field="language",
+                hint="fix the file's language or ask for the language it declares",
+            )
+        return ImportResult(glossary, decoded.notices)
+    result = read_transformers_markdown(decoded.text, path, language=language, link_base=link_base, reference=reference)
+    return ImportResult(result.glossary, decoded.notices + result.notices)
+
+
+def _is_toml(path: Path, text: str) -> bool:
+    suffix = path.suffix.lower()
+    if suffix in TOML_SUFFIXES:
+        return True
+    if suffix in MARKDOWN_SUFFIXES:
+        return False
+    return "[[term]]" in text and "format" in text
