@@ -56,12 +56,15 @@ LABELS = {
 #: beyond this many lost characters, and this share of all non-ASCII ones, a file is refused
 PERVASIVE_COUNT = 10
 PERVASIVE_SHARE = 0.05
+#: characters that must all read back cleanly when the count of characters does not shrink
+_SAME_COUNT_EVIDENCE = 8
 #: don't try to rebuild characters in files damaged beyond any use
 _MAX_REPAIR_SITES = 2000
 
 _ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
 _NON_ASCII = re.compile("[^\x00-\x7f\udc80-\udcff]")
-_IMPLAUSIBLE = frozenset({"Cn", "Co", "Cs", "Cc"})
+#: characters no text holds; unassigned and private-use ones stay possible (newer Unicode, icon fonts)
+_IMPLAUSIBLE = frozenset({"Cs", "Cc"})
 _VARIATION_SELECTOR_16 = "\ufe0f"
 _LOST_MARK = 0xFF  # never valid in UTF-8: stands for a U+FFFD already in the text
 
@@ -168,8 +171,11 @@ def _score(text: str, codec: str, original: int) -> _Score | None:
             else:
                 stray += 1
     evidence = valid + partial
-    # a hit needs: fewer non-ASCII characters than before, mostly real ones, and more than one
-    if evidence < 2 or evidence <= stray or evidence + stray >= original:
+    # a hit needs more than one character, mostly real ones, and fewer non-ASCII characters than
+    # before; or, for two-byte code pages, where a count can't shrink, every byte pair read back cleanly
+    if evidence < 2 or evidence <= stray:
+        return None
+    if evidence + stray >= original and not (stray == partial == 0 and valid >= _SAME_COUNT_EVIDENCE):
         return None
     return _Score(codec, data, decoded, valid, partial, stray)
 
