@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
@@ -31,6 +32,11 @@ _STRING_FIELDS = ("id", "name", "summary", "body")
 _LIST_FIELDS = ("abbreviations", "aliases", "see_also", "tags")
 _REQUIRED = ("id", "name", "summary", "body")
 _KNOWN = frozenset(_STRING_FIELDS + _LIST_FIELDS)
+_NAME_FIELDS = ("name", "abbreviations", "aliases")
+#: explicit embeddings, overrides and isolates: they can make a name display as another
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: white space an entry's text may hold; every other control character is refused
+_TEXT_WHITESPACE = frozenset("\t\n\r")
 
 
 class GlossaryDataError(ValueError):
@@ -169,6 +175,7 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
         value = table.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise GlossaryDataError(path, "must be a list of non-empty strings", line=line, entry=label, field=name)
+    _check_characters(table, path, line, label)
     entry_id = table["id"]
     if not _ID_PATTERN.match(entry_id):
         raise GlossaryDataError(
@@ -179,20 +186,55 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
             field="id",
             hint=f"use lower-case letters, digits and hyphens, e.g. {slugify(table['name']) or 'my-term'!r}",
         )
-    abbreviations = tuple(s.strip() for s in table.get("abbreviations", []))
-    name = table["name"].strip()
+    abbreviations = tuple(_name(s) for s in table.get("abbreviations", []))
+    name = _name(table["name"])
     return Entry(
         id=entry_id,
         name=name,
         summary=table["summary"].strip(),
         body=table["body"].strip("\n"),
         abbreviations=abbreviations,
-        aliases=tuple(s.strip() for s in table.get("aliases", [])),
+        aliases=tuple(_name(s) for s in table.get("aliases", [])),
         see_also=tuple(table.get("see_also", [])),
         tags=tuple(table.get("tags", [])),
         legacy_anchor=slugify(f"{name} ({abbreviations[0]})" if abbreviations else name),
         line=line,
     )
+
+
+def _name(text: str) -> str:
+    """A name as it is matched: stripped, in composed form (what keyboards type)."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def _check_characters(table: Mapping[str, Any], path: Path, line: int, label: str) -> None:
+    """Refuse characters that break output formats (XML, objects.inv) or disguise a name."""
+    for field in (*_STRING_FIELDS, *_LIST_FIELDS):
+        value = table.get(field, [])
+        for text in [value] if isinstance(value, str) else value:
+            is_name = field in _NAME_FIELDS
+            bad = next((c for c in text if _forbidden(c, is_name)), None)
+            if bad is None:
+                continue
+            what = unicodedata.name(bad, "control character")
+            raise GlossaryDataError(
+                path,
+                f"contains U+{ord(bad):04X} ({what}) in {text[:40]!r}",
+                line=line,
+                entry=label,
+                field=field,
+                hint="names can't hold control characters, line breaks or bidirectional overrides "
+                "(use U+200E/U+200F marks for direction)"
+                if is_name
+                else "remove control characters other than tabs and line breaks",
+            )
+
+
+def _forbidden(char: str, in_name: bool) -> bool:
+    category = unicodedata.category(char)
+    if in_name:
+        return category in {"Cc", "Cs", "Zl", "Zp"} or char in _BIDI_CONTROLS
+    return (category == "Cc" and char not in _TEXT_WHITESPACE) or category == "Cs"
 
 
 def _check_translation(entries: list[Entry], reference: Glossary, path: Path) -> list[Entry]:

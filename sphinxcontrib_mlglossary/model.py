@@ -18,8 +18,8 @@ def slugify(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Key for case- and spacing-insensitive name lookups."""
-    return " ".join(text.casefold().split())
+    """Key for case-, spacing- and composition-insensitive name lookups (``é`` typed as e + accent too)."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,9 +50,16 @@ def _our_summary(
         # roles such as {term} are only looked up through Sphinx's domains while reading;
         # outside that phase, switch the lookup on for the time of the render
         with sphinx_domains(env):
-            inline = tuple(render_inline(summary, document))
+            inline = tuple(render_inline(summary, document, location=_data_location(language, entry_id)))
         _SUMMARIES[key] = (inline, "".join(node.astext() for node in inline))
     return _SUMMARIES[key]
+
+
+def _data_location(language: str, entry_id: str) -> str | None:
+    """``path:line`` of an entry in its data file: where warnings about its summary point."""
+    glossary = bundled_glossary(language)
+    entry = glossary.get(entry_id)
+    return f"{glossary.source}:{entry.line if entry else 0}" if glossary.source else None
 
 
 def _targets_by_anchor(

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-pytest_plugins = ("sphinx.testing.fixtures",)
+# hostile_data: builds with a glossary file of the test's own (security, hostile-input tests)
+pytest_plugins = ("sphinx.testing.fixtures", "tests.hostile_data")
 
 ROOTS = Path(__file__).parent / "roots"
 
