@@ -15,13 +15,16 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from sphinx import locale
 
     from . import assets, config, nodes
+    from .autolink import AutoLinker
     from .backlinks import Backlinks, CitedOnly, pages_to_rewrite, reset_cache
     from .citations import CitationsCollector, WrapBareCitations
     from .collector import DefinitionsCollector, UserTermsCollector
     from .directives import MlGlossaryDirective
+    from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
     from .references import on_missing_reference, on_warn_missing_reference
     from .tooltips import TooltipCards
+    from .unused import report_unused
 
     config.register(app)
     app.add_directive("mlglossary", MlGlossaryDirective)
@@ -29,12 +32,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_env_collector(UserTermsCollector)
     nodes.register(app)
     app.add_post_transform(TooltipCards)
+    app.add_transform(AutoLinker)
     app.add_env_collector(CitationsCollector)
     app.add_post_transform(WrapBareCitations)
     app.add_post_transform(Backlinks)
     app.add_post_transform(CitedOnly)
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("env-updated", reset_cache)
+    app.connect("build-finished", write_glossary_json)
+    app.connect("build-finished", report_unused)
     assets.register(app)
     app.connect("missing-reference", on_missing_reference)
     app.connect("warn-missing-reference", on_warn_missing_reference)
@@ -44,7 +50,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 1,
+        "env_version": 2,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -54,10 +54,11 @@ def build_index(env: BuildEnvironment, include_glossary: bool) -> Index:
     """Every citation resolved to its term, grouped by citing page."""
     index: Index = defaultdict(list)
     recorded = citations(env)
+    include_auto = settings(app_of(env)).autolink_backlinks
     for docname in reading_order(env):
         grouped: dict[tuple[str, str], list[Citation]] = defaultdict(list)
         for citation in recorded.get(docname, ()):
-            if citation.in_glossary and not include_glossary:
+            if (citation.in_glossary and not include_glossary) or (citation.auto and not include_auto):
                 continue
             target = resolve_term(env, citation.target)
             if target is not None:

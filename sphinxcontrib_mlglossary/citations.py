@@ -13,6 +13,8 @@ from sphinx import addnodes
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from .autolink import AUTOLINK
+
 if TYPE_CHECKING:
     from collections.abc import Set
 
@@ -37,6 +39,8 @@ class Citation(NamedTuple):
     section_title: str
     #: True inside a glossary's own entries (one term mentioning another)
     in_glossary: bool
+    #: True when auto-linking made the reference from plain text
+    auto: bool = False
 
 
 def citations(env: BuildEnvironment) -> dict[str, list[Citation]]:
@@ -81,14 +85,21 @@ class CitationsCollector(EnvironmentCollector):
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         found: list[Citation] = []
+        # the page's name keeps ids unique where pages share one output file
+        # (singlehtml); the count keeps them independent of every other page
+        prefix = f"{ID_PREFIX}{nodes.make_id(app.env.docname) or 'page'}-"
         for xref in doctree.findall(addnodes.pending_xref):
             if xref.get("refdomain") != "std" or xref.get("reftype") != "term":
                 continue
-            node_id = f"{ID_PREFIX}{len(found)}"
+            node_id = f"{prefix}{len(found)}"
             xref["ids"].append(node_id)
             doctree.ids.setdefault(node_id, xref)
             section_id, section_title = _section_of(xref)
-            found.append(Citation(xref["reftarget"], node_id, section_id, section_title, _in_glossary(xref)))
+            found.append(
+                Citation(
+                    xref["reftarget"], node_id, section_id, section_title, _in_glossary(xref), bool(xref.get(AUTOLINK))
+                )
+            )
         if found:
             citations(app.env)[app.env.docname] = found
 

@@ -31,7 +31,19 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_backlinks_from_glossary": (False, "env", (bool,)),
     # also draw backlinks under the terms of the project's own glossary directives
     "mlglossary_backlinks_user_glossaries": (True, "env", (bool,)),
+    # link plain-text mentions of terms: False/"off", "first" (per page), "section", "all"
+    "mlglossary_autolink": (False, "env", (bool, str)),
+    # ids or names of entries auto-linking leaves alone
+    "mlglossary_autolink_exclude": ([], "env", (list, tuple)),
+    # count auto-links as citations in backlinks (and for the unused report)
+    "mlglossary_autolink_backlinks": (False, "env", (bool,)),
+    # report entries no page cites: False, True/"info" (one info line) or "warning"
+    "mlglossary_report_unused": (False, "", (bool, str)),
 }
+
+#: auto-linking modes besides "off"
+AUTOLINK_MODES = ("first", "section", "all")
+_REPORT_LEVELS = ("off", "info", "warning")
 
 _TRIGGERS = ("hover", "click")
 
@@ -49,6 +61,12 @@ class Settings:
     backlinks_max: int
     backlinks_from_glossary: bool
     backlinks_user_glossaries: bool
+    #: "off", "first", "section" or "all"
+    autolink: str
+    autolink_exclude: tuple[str, ...]
+    autolink_backlinks: bool
+    #: "off", "info" or "warning"
+    report_unused: str
 
 
 def register(app: Sphinx) -> None:
@@ -73,10 +91,29 @@ def _validate(app: Sphinx, config: Config) -> None:
             f"{', '.join(map(repr, _TRIGGERS))}; using 'hover'",
         )
         config.mlglossary_tooltip_trigger = "hover"
+    config.mlglossary_autolink = _choice(
+        "mlglossary_autolink", config.mlglossary_autolink, ("off", *AUTOLINK_MODES), true="first"
+    )
+    config.mlglossary_report_unused = _choice(
+        "mlglossary_report_unused", config.mlglossary_report_unused, _REPORT_LEVELS, true="info"
+    )
     requested = config.mlglossary_language or config.language
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
     config._mlglossary_settings = _settings_of(config)
+
+
+def _choice(name: str, value: bool | str, allowed: tuple[str, ...], *, true: str) -> str:
+    """A bool-or-string option as one of ``allowed`` (True means ``true``, False "off")."""
+    if isinstance(value, bool):
+        return true if value else "off"
+    if value in allowed:
+        return value
+    warn(
+        MlGlossaryWarning.CONFIG,
+        f"{name} = {value!r} is not one of {', '.join(map(repr, allowed))}; using 'off'",
+    )
+    return "off"
 
 
 def _settings_of(config: Config) -> Settings:
@@ -89,7 +126,18 @@ def _settings_of(config: Config) -> Settings:
         backlinks_max=max(1, int(config.mlglossary_backlinks_max)),
         backlinks_from_glossary=bool(config.mlglossary_backlinks_from_glossary),
         backlinks_user_glossaries=bool(config.mlglossary_backlinks_user_glossaries),
+        autolink=_mode(config.mlglossary_autolink, ("off", *AUTOLINK_MODES), "first"),
+        autolink_exclude=tuple(str(item) for item in config.mlglossary_autolink_exclude),
+        autolink_backlinks=bool(config.mlglossary_autolink_backlinks),
+        report_unused=_mode(config.mlglossary_report_unused, _REPORT_LEVELS, "info"),
     )
+
+
+def _mode(value: bool | str, allowed: tuple[str, ...], true: str) -> str:
+    """Quiet version of ``_choice`` for configs already validated (or read back from a pickle)."""
+    if isinstance(value, bool):
+        return true if value else "off"
+    return value if value in allowed else "off"
 
 
 def settings(app: Sphinx) -> Settings:

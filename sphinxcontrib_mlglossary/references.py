@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.util.nodes import make_refnode
 
+from .autolink import AUTOLINK
 from .collector import definitions
 from .config import settings
 from .loader import bundled_glossary
@@ -51,8 +52,10 @@ def on_missing_reference(
 
 def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
     """Replace Sphinx's bare "term not in glossary" with advice; return True when handled."""
-    if node.get(API_REFERENCE) or node.get(AMBIGUOUS):
-        return True  # API names fall back to code literals; ambiguity was reported already  # a plain code literal is the documented fallback, not a mistake
+    if node.get(API_REFERENCE) or node.get(AMBIGUOUS) or node.get(AUTOLINK):
+        # API names fall back to code literals, ambiguity was reported already, and an
+        # auto-link to a term no page defines stays plain text: none of these is a mistake
+        return True
     if domain.name != "std" or node.get("reftype") != "term":
         return None
     current = settings(app)

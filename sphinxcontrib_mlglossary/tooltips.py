@@ -15,6 +15,7 @@ from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import sphinx_domains
 
+from .autolink import AUTOLINK_CLASS
 from .collector import definitions, user_terms
 from .config import app_of, settings
 from .i18n import _
@@ -42,7 +43,7 @@ class Target:
 _SUMMARIES: dict[tuple[str, str], tuple[tuple[nodes.Node, ...], str]] = {}
 
 
-def _our_summary(
+def our_summary(
     env: BuildEnvironment, language: str, entry_id: str, summary: str, document: nodes.document
 ) -> tuple[tuple[nodes.Node, ...], str]:
     key = (language, entry_id)
@@ -139,10 +140,10 @@ class TooltipCards(SphinxPostTransform):
     def _target(self, info: Any) -> Target:
         if isinstance(info, tuple):  # a term of the project's own glossary
             text, paragraph = info
-            summary = tuple(_plain_inline(paragraph)) if paragraph is not None else ()
+            summary = tuple(plain_inline(paragraph)) if paragraph is not None else ()
             return Target(text, "", summary, paragraph.astext() if paragraph is not None else "")
         language = settings(app_of(self.env)).language
-        inline, plain = _our_summary(self.env, language, info.id, info.summary, self.document)
+        inline, plain = our_summary(self.env, language, info.id, info.summary, self.document)
         abbreviation = info.abbreviations[0] if info.abbreviations else ""
         return Target(info.name, abbreviation, inline, plain)
 
@@ -201,10 +202,11 @@ def _is_term_link(reference: nodes.reference) -> bool:
     if not reference.children:
         return False
     first = reference.children[0]
-    return isinstance(first, nodes.Element) and "std-term" in first.get("classes", ())
+    classes = first.get("classes", ()) if isinstance(first, nodes.Element) else ()
+    return "std-term" in classes or AUTOLINK_CLASS in classes
 
 
-def _plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
+def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
     """Children of a user's paragraph with unresolved cross-references flattened to their text."""
     copy = paragraph.deepcopy()
     for xref in list(copy.findall(addnodes.pending_xref)):

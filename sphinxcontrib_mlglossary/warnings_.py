@@ -39,6 +39,9 @@ class MlGlossaryWarning(Enum):
     LANGUAGE = "language"
     """The requested glossary language is not shipped; English is used."""
 
+    UNUSED_TERM = "unused_term"
+    """With ``mlglossary_report_unused = "warning"``: entries no page cites."""
+
     MARKUP = "markup"
     """An entry's body or summary could not be rendered."""
 

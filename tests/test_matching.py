@@ -83,3 +83,70 @@ def test_ambiguous_form_is_a_warning_listing_both(make_app, tmp_path: Path):
     assert "'box'" in warnings and "'boxe'" in warnings
     assert "[mlglossary.ambiguous_term]" in warnings
     assert "term not in glossary" not in warnings
+
+
+PATTERN_CASES = {
+    "en": [
+        ("the attention masks are", ["attention-mask"]),
+        ("Attention mask first", ["attention-mask"]),
+        ("LLMs and an LLM", ["large-language-models", "large-language-models"]),
+        ("ZeRO's stages", ["zero-redundancy-optimizer"]),
+        ("masked language modeling", ["masked-language-modeling"]),
+        ("language modeling", []),
+        ("tokenizer tokenizers pretoken", []),
+        ("dp and Dp are not DP", ["dataparallel"]),
+        ("input\nIDs across a line break", ["input-ids"]),
+        ("self-attention, not attention", ["self-attention"]),
+        ("token-level", []),
+    ],
+    "es": [
+        ("las máscaras de atención", ["attention-mask"]),
+        ("modelos preentrenados", ["pretrained-model"]),
+        ("redes neuronales recurrentes", ["recurrent-neural-network"]),
+        ("la attention mask en inglés", ["attention-mask"]),
+        ("los tokens", ["token"]),
+    ],
+    "ar": [
+        ("قناع الانتباه", ["attention-mask"]),
+        ("attention mask", ["attention-mask"]),
+        ("نموذج", []),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [(language, text, expected) for language, rows in PATTERN_CASES.items() for text, expected in rows],
+)
+def test_autolink_pattern(language, text, expected):
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+    from sphinxcontrib_mlglossary.term_pattern import build_pattern
+
+    pattern = build_pattern(bundled_glossary(language))
+    assert [match.entry_id for match in pattern.finditer(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("attention mask", "attention masks"), ("batch", "batches"), ("strategy", "strategies"), ("key", "keys")],
+)
+def test_english_plural(singular, plural):
+    from sphinxcontrib_mlglossary.term_pattern import english_plural
+
+    assert english_plural(singular) == plural
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [
+        ("máscara de atención", "máscaras de atención"),
+        ("red neuronal", "redes neuronales"),
+        ("atención", "atenciones"),
+        ("luz", "luces"),
+        ("modelo preentrenado", "modelos preentrenados"),
+    ],
+)
+def test_spanish_plural(singular, plural):
+    from sphinxcontrib_mlglossary.term_pattern import spanish_plural
+
+    assert spanish_plural(singular) == plural

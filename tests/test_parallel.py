@@ -92,7 +92,7 @@ def test_incremental_scenarios(tmp_path: Path, jobs: str):
     page.write_text(page.read_text() + "\nNow {term}`ZeRO` too.\n")
     sphinx_build(src, out, "-j", jobs)
     assert_same_output(clean_build(src, tmp_path, "1"), out)
-    assert "page03.html#mlglossary-cite-3" in backlinks(out, "term-zero-redundancy-optimizer")
+    assert "page03.html#mlglossary-cite-page03-3" in backlinks(out, "term-zero-redundancy-optimizer")
 
     # 2. a page is removed
     (src / "page05.md").unlink()

@@ -1,0 +1,185 @@
+"""Optional auto-linking: plain-text mentions of glossary terms become term references.
+
+Runs at read time, after translation (so translated pages are linked in their own
+language) and before the page's citations are collected, so auto-links get citation
+ids, tooltips and (when configured) backlinks like written ``{term}`` references.
+Only the ML glossary's entries are linked: their names are known before any page is
+read, which keeps the result independent of reading order and of ``-j``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms import SphinxTransform
+
+from .config import AUTOLINK_MODES, app_of, settings
+from .loader import bundled_glossary
+from .nodes import glossary_block
+from .term_pattern import TermPattern, cached_pattern
+from .warnings_ import MlGlossaryWarning, warn
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+#: set on the references auto-linking creates
+AUTOLINK = "mlglossary_autolink"
+#: class of the inline inside an auto-link (kept as plain text when the term is not on any page)
+AUTOLINK_CLASS = "mlglossary-autolink"
+#: page metadata that overrides the mode for one page (``off``, ``first``, ``section``, ``all``)
+METADATA_FIELDS = ("mlglossary-autolink", "mlglossary_autolink")
+
+_OFF = frozenset({"off", "false", "no", "0", "none"})
+
+#: elements whose text is never linked: code, math, headings, links, existing
+#: references, glossaries and other non-prose
+_NEVER_INSIDE: tuple[type, ...] = (
+    nodes.FixedTextElement,  # literal blocks, doctest blocks, comments, raw, math blocks
+    nodes.literal,
+    nodes.math,
+    nodes.raw,
+    nodes.reference,
+    nodes.target,
+    nodes.Titular,  # section titles, subtitles, rubrics, topic titles
+    nodes.term,
+    nodes.field_name,
+    nodes.option_list,
+    nodes.substitution_definition,
+    nodes.footnote_reference,
+    nodes.citation_reference,
+    nodes.abbreviation,
+    nodes.acronym,
+    nodes.image,
+    nodes.docinfo,
+    nodes.Invisible,
+    addnodes.pending_xref,
+    addnodes.glossary,
+    addnodes.desc_signature,
+    addnodes.toctree,
+    addnodes.index,
+    glossary_block,
+)
+
+
+class AutoLinker(SphinxTransform):
+    """Turn plain mentions of glossary terms into term references."""
+
+    # after translation (i18n, 20), substitutions (220) and docinfo (340)
+    default_priority = 400
+
+    def apply(self, **kwargs: Any) -> None:
+        current = settings(app_of(self.env))
+        mode = _page_mode(self.document, current.autolink)
+        if mode == "off" or any(True for _ in self.document.findall(glossary_block)):
+            return  # never on a glossary page
+        glossary = bundled_glossary(current.language)
+        pattern = cached_pattern(glossary, current.autolink_exclude)
+        names = {entry.id: entry.name for entry in glossary.entries}
+        linked = _explicit_citations(self.document, pattern, mode)
+        for text, scope in list(_prose_texts(self.document, mode)):
+            self._link(text, scope, pattern, names, linked, mode)
+
+    def _link(
+        self,
+        text: nodes.Text,
+        scope: int,
+        pattern: TermPattern,
+        names: dict[str, str],
+        linked: set[tuple[int, str]],
+        mode: str,
+    ) -> None:
+        source = str(text)
+        pieces: list[nodes.Node] = []
+        position = 0
+        for match in pattern.finditer(source):
+            key = (scope, match.entry_id)
+            if mode != "all" and key in linked:
+                continue
+            linked.add(key)
+            if match.start > position:
+                pieces.append(nodes.Text(source[position : match.start]))
+            pieces.append(self._reference(source[match.start : match.end], names[match.entry_id]))
+            position = match.end
+        if not pieces:
+            return
+        if position < len(source):
+            pieces.append(nodes.Text(source[position:]))
+        parent = text.parent
+        index = parent.index(text)
+        parent[index : index + 1] = pieces
+
+    def _reference(self, written: str, target: str) -> addnodes.pending_xref:
+        # no "std-term" class: if the term turns out to be on no glossary page, the
+        # inline left behind must read as plain text, not as a broken term link
+        content = nodes.inline(written, written, classes=[AUTOLINK_CLASS])
+        xref = addnodes.pending_xref(
+            written,
+            content,
+            refdomain="std",
+            reftype="term",
+            reftarget=target.lower(),
+            refexplicit=True,
+            refwarn=True,
+            refdoc=self.env.docname,
+        )
+        xref[AUTOLINK] = True
+        return xref
+
+
+def _page_mode(document: nodes.document, configured: str) -> str:
+    """The configured mode, unless the page's metadata says otherwise."""
+    for docinfo in (child for child in document.children if isinstance(child, nodes.docinfo)):
+        for field in docinfo.findall(nodes.field):
+            name = field[0].astext().strip().lower()
+            if name not in METADATA_FIELDS:
+                continue
+            value = field[1].astext().strip().lower()
+            if value in _OFF:
+                return "off"
+            if value in AUTOLINK_MODES:
+                return value
+            warn(
+                MlGlossaryWarning.CONFIG,
+                f"page metadata {name}: {value!r} is not one of off, {', '.join(AUTOLINK_MODES)}; "
+                f"using {configured!r}",
+                location=field,
+            )
+    return configured
+
+
+def _scope_of(node: nodes.Node, mode: str) -> int:
+    if mode != "section":
+        return 0
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.section):
+        parent = parent.parent
+    return id(parent) if parent is not None else 0
+
+
+def _explicit_citations(document: nodes.document, pattern: TermPattern, mode: str) -> set[tuple[int, str]]:
+    """Entries the writer cited explicitly, per scope: auto-linking leaves those alone."""
+    cited = set()
+    for xref in document.findall(addnodes.pending_xref):
+        if xref.get("reftype") == "term" and xref.get("refdomain") == "std":
+            entry_id = pattern.entry_of(xref.get("reftarget", ""))
+            if entry_id is not None:
+                cited.add((_scope_of(xref, mode), entry_id))
+    return cited
+
+
+def _prose_texts(document: nodes.document, mode: str) -> Iterator[tuple[nodes.Text, int]]:
+    """Text nodes of running prose in document order, with their scope, pruning excluded subtrees."""
+    stack: list[tuple[nodes.Node, int]] = [(document, 0)]
+    while stack:
+        node, scope = stack.pop()
+        if isinstance(node, nodes.Text):
+            if node.strip():
+                yield node, scope
+            continue
+        if isinstance(node, _NEVER_INSIDE):
+            continue
+        if mode == "section" and isinstance(node, nodes.section):
+            scope = id(node)
+        stack.extend((child, scope) for child in reversed(node.children))  # type: ignore[attr-defined]

@@ -1,0 +1,142 @@
+"""``glossary.json``: the glossary as data, next to ``objects.inv`` on HTML builds.
+
+Other tools (search boxes, editors, another project's tooltips) can read names,
+summaries, URLs and backlinks without scraping HTML. The format is described by
+``schema/glossary.schema.json``; ``version`` changes only on incompatible changes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import new_document
+
+from .backlinks import build_index
+from .collector import definitions, user_terms
+from .config import settings
+from .loader import bundled_glossary
+from .tooltips import our_summary, plain_inline
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+
+FILENAME = "glossary.json"
+SCHEMA_PATH = Path(__file__).parent / "schema" / "glossary.schema.json"
+FORMAT_VERSION = 1
+#: builders whose output is a browsable site with objects.inv beside the pages
+_SITE_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
+
+
+def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: write ``glossary.json`` into the output directory."""
+    if exception is not None or app.builder.name not in _SITE_BUILDERS:
+        return
+    data = glossary_data(app)
+    path = Path(app.outdir) / FILENAME
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def _url(builder: Builder, docname: str, anchor: str) -> str:
+    """URL of an anchor relative to the output directory (where the JSON file lives)."""
+    if builder.name == "singlehtml":
+        page = builder.config.root_doc + builder.out_suffix  # type: ignore[attr-defined]
+    else:
+        page = builder.get_target_uri(docname)
+    return f"{page}#{anchor}"
+
+
+def glossary_data(app: Sphinx) -> dict[str, Any]:
+    """Every glossary term of the build with names, summary, URL and backlinks."""
+    env = app.env
+    builder = app.builder
+    current = settings(app)
+    glossary = bundled_glossary(current.language)
+    index = build_index(env, current.backlinks_from_glossary)
+    document = new_document("<mlglossary>")
+    document.settings.env = env
+    terms: list[dict[str, Any]] = []
+    for docname in sorted(definitions(env)):
+        for entry_id, anchor in definitions(env)[docname].items():
+            entry = glossary.get(entry_id)
+            if entry is None:
+                continue
+            inline, plain = our_summary(env, current.language, entry.id, entry.summary, document)
+            terms.append(
+                {
+                    "id": entry.id,
+                    "origin": "mlglossary",
+                    "name": entry.name,
+                    "abbreviations": list(entry.abbreviations),
+                    "aliases": list(entry.aliases),
+                    "summary": {"text": " ".join(plain.split()), "html": _html(app, inline)},
+                    "tags": list(entry.tags),
+                    "see_also": list(entry.see_also),
+                    "url": _url(builder, docname, anchor),
+                    "backlinks": _backlinks(app, index.get((docname, anchor), [])),
+                }
+            )
+    for docname in sorted(user_terms(env)):
+        for anchor, (text, paragraph) in user_terms(env)[docname].items():
+            inline_nodes = tuple(plain_inline(paragraph)) if paragraph is not None else ()
+            summary = paragraph.astext() if paragraph is not None else ""
+            terms.append(
+                {
+                    "id": anchor.removeprefix("term-"),
+                    "origin": "project",
+                    "name": text,
+                    "abbreviations": [],
+                    "aliases": [],
+                    "summary": {"text": " ".join(summary.split()), "html": _html(app, inline_nodes)},
+                    "tags": [],
+                    "see_also": [],
+                    "url": _url(builder, docname, anchor),
+                    "backlinks": _backlinks(app, index.get((docname, anchor), [])),
+                }
+            )
+    return {
+        "version": FORMAT_VERSION,
+        "project": app.config.project,
+        "language": current.language,
+        "terms": terms,
+    }
+
+
+def _backlinks(app: Sphinx, cited: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    env = app.env
+    found = []
+    for docname, citations in cited:
+        first = citations[0]
+        found.append(
+            {
+                "page": docname,
+                "title": env.titles[docname].astext() if docname in env.titles else docname,
+                "section": first.section_title or None,
+                "url": _url(app.builder, docname, first.node_id),
+                "count": len(citations),
+            }
+        )
+    return found
+
+
+def _html(app: Sphinx, inline: tuple[nodes.Node, ...]) -> str:
+    """The summary as an HTML fragment, term links resolved relative to the output root."""
+    if not inline:
+        return ""
+    paragraph = nodes.paragraph()
+    paragraph.extend(node.deepcopy() for node in inline)
+    std = app.env.get_domain("std")
+    for xref in list(paragraph.findall(addnodes.pending_xref)):
+        content = xref.children[0] if xref.children else nodes.Text(xref.get("reftarget", ""))
+        resolved = None
+        if xref.get("refdomain") == "std" and xref.get("reftype") == "term":
+            resolved = std.resolve_xref(
+                app.env, app.config.root_doc, app.builder, "term", xref["reftarget"], xref, content  # type: ignore[arg-type]
+            )
+        xref.replace_self(resolved if resolved is not None else content)
+    fragment: str = app.builder.render_partial(paragraph)["fragment"]  # type: ignore[attr-defined]
+    return fragment.strip().removeprefix("<p>").removesuffix("</p>").strip()

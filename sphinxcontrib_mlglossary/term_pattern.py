@@ -1,0 +1,187 @@
+"""One compiled pattern that finds every glossary term in running text.
+
+Auto-linking scans every text node of every page, so the cost must not grow with the
+number of terms: all names, abbreviations, aliases and plural forms of a glossary go
+into a single regular expression, arranged as a prefix tree so the regex engine never
+retries dozens of alternatives at each position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from .model import fold
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from .model import Glossary
+
+_PARTICLES = frozenset({"de", "del", "la", "las", "el", "los", "en", "y", "a", "por", "con", "sin"})
+_VOWELS = "aeiouáéíóú"
+_ACCENTED_ENDINGS = {"ión": "iones", "án": "anes", "én": "enes", "ín": "ines", "ón": "ones", "ún": "unes"}
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def english_plural(name: str) -> str:
+    """Plural of a name whose last word inflects (``attention mask`` -> ``attention masks``)."""
+    head, _sep, last = name.rpartition(" ")
+    lower = last.lower()
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        last += "es"
+    elif lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last
+
+
+def _spanish_word_plural(word: str) -> str:
+    lower = word.lower()
+    for ending, plural in _ACCENTED_ENDINGS.items():
+        if lower.endswith(ending):
+            return word[: -len(ending)] + plural
+    if lower.endswith("z"):
+        return word[:-1] + "ces"
+    if lower[-1:] in _VOWELS:
+        return word + "s"
+    if lower.endswith("s"):
+        return word
+    return word + "es"
+
+
+def spanish_plural(name: str) -> str:
+    """Plural of a Spanish name: the noun and its adjectives, up to the first particle.
+
+    ``máscara de atención`` -> ``máscaras de atención``;
+    ``modelo preentrenado`` -> ``modelos preentrenados``.
+    """
+    words = name.split(" ")
+    out = []
+    inflecting = True
+    for word in words:
+        if word.lower() in _PARTICLES:
+            inflecting = False
+        out.append(_spanish_word_plural(word) if inflecting and word.isalpha() else word)
+    return " ".join(out)
+
+
+def _is_abbreviation(name: str) -> bool:
+    """Short forms keep their spelling (``DP`` must not match ``dp``); title case does not count."""
+    return any(any(char.isupper() for char in word[1:]) for word in name.split()) or any(
+        char.isdigit() for char in name
+    )
+
+
+def _same_spelling(written: str, exact: str) -> bool:
+    """Exact spelling, except that a sentence may capitalise the first letter."""
+    return written[1:] == exact[1:] and written[:1].lower() == exact[:1].lower()
+
+
+def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
+    """The written forms auto-linking recognises for one name."""
+    forms = [name]
+    if abbreviation or _is_abbreviation(name):
+        if name[-1:].isupper():
+            forms.append(name + "s")  # "LLMs"
+        return forms
+    if name.isascii():
+        forms.append(english_plural(name))
+    if language == "es":
+        forms.append(spanish_plural(name))
+    # Arabic: no rule (broken plurals are irregular); the README says so
+    return list(dict.fromkeys(forms))
+
+
+def _trie_regex(words: Iterable[str]) -> str:
+    """A regex source matching exactly ``words``, longest alternative first at each branch."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        ending = "" in node
+        branches = [(r"\s+" if char == " " else re.escape(char)) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ending:
+            return "(?:" + body + ")?"
+        return body
+
+    return emit(trie)
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int
+    end: int
+    entry_id: str
+
+
+@dataclass(frozen=True)
+class TermPattern:
+    """Finds glossary terms in text; one per glossary and exclusion list."""
+
+    regex: re.Pattern[str]
+    #: folded form -> (entry id, exact spelling required or "")
+    forms: dict[str, tuple[str, str]]
+
+    def finditer(self, text: str) -> Iterator[Match]:
+        for found in self.regex.finditer(text):
+            written = _POSSESSIVE.sub("", found.group())
+            known = self.forms.get(fold(written))
+            if known is None:
+                known = self.forms.get(fold(found.group()))
+                written = found.group()
+            if known is None:
+                continue
+            entry_id, exact = known
+            if exact and not _same_spelling(" ".join(written.split()), exact):
+                continue
+            yield Match(found.start(), found.end(), entry_id)
+
+    def entry_of(self, target: str) -> str | None:
+        """The entry an explicit ``{term}`` target names, when it is one of ours."""
+        written = " ".join(target.split())
+        for candidate in (written, _POSSESSIVE.sub("", written)):
+            known = self.forms.get(fold(candidate))
+            if known is not None:
+                return known[0]
+        return None
+
+
+def build_pattern(glossary: Glossary, excluded: Iterable[str] = ()) -> TermPattern:
+    """Compile the pattern for ``glossary``, leaving out entries named in ``excluded``."""
+    skip = {fold(item) for item in excluded}
+    forms: dict[str, tuple[str, str]] = {}
+    clashes: set[str] = set()
+    for entry in glossary.entries:
+        if fold(entry.id) in skip or any(fold(name) in skip for name in entry.names):
+            continue
+        for name in entry.names:
+            abbreviation = name in entry.abbreviations
+            exact = abbreviation or _is_abbreviation(name)
+            for form in forms_of(name, glossary.language, abbreviation=abbreviation):
+                key = fold(form)
+                if key in forms and forms[key][0] != entry.id:
+                    clashes.add(key)  # two entries answer to this form: link neither
+                forms.setdefault(key, (entry.id, form if exact else ""))
+    for key in clashes:
+        del forms[key]
+    source = _trie_regex(sorted({key for key in forms}))
+    if not source:
+        source = r"(?!x)x"  # matches nothing
+    regex = re.compile(rf"(?<![\w-])(?:{source})(?:['’]s)?(?![\w-])", re.IGNORECASE)
+    return TermPattern(regex, forms)
+
+
+@lru_cache(maxsize=8)
+def cached_pattern(glossary: Glossary, excluded: tuple[str, ...]) -> TermPattern:
+    return build_pattern(glossary, excluded)

@@ -1,0 +1,4 @@
+project = "autolink-md"
+extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
+exclude_patterns = ["_build"]
+mlglossary_autolink = "all"

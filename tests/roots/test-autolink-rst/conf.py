@@ -1,0 +1,4 @@
+project = "autolink-rst"
+extensions = ["sphinxcontrib_mlglossary"]
+exclude_patterns = ["_build"]
+mlglossary_autolink = "all"

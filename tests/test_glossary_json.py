@@ -1,0 +1,118 @@
+"""glossary.json: written beside objects.inv on HTML builds, valid against its schema."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from sphinxcontrib_mlglossary.glossary_json import SCHEMA_PATH
+
+from .conftest import read_html
+
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def load(app):
+    return json.loads((app.outdir / "glossary.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("builder", "glossary_url", "citation_url"),
+    [
+        ("html", "glossary.html#term-attention-mask", "index.html#mlglossary-cite-index-0"),
+        ("dirhtml", "glossary/#term-attention-mask", "#mlglossary-cite-index-0"),
+        ("singlehtml", "index.html#term-attention-mask", "index.html#mlglossary-cite-index-0"),
+    ],
+)
+def test_schema_urls_and_backlinks(root_app, builder, glossary_url, citation_url):
+    app = root_app(builder, "tooltips")
+    app.build()
+    data = load(app)
+    jsonschema.validate(data, SCHEMA)
+    assert (app.outdir / "objects.inv").exists()
+    assert data["version"] == 1 and data["language"] == "en"
+    terms = {term["id"]: term for term in data["terms"]}
+    assert len([t for t in data["terms"] if t["origin"] == "mlglossary"]) == 51
+    mask = terms["attention-mask"]
+    assert mask["url"] == glossary_url
+    assert mask["summary"]["text"].startswith("An optional model input")
+    assert "<code" in mask["summary"]["html"]  # inline formatting kept
+    assert "<script" not in json.dumps(data)
+    assert mask["backlinks"][0]["url"] == citation_url
+    assert mask["backlinks"][0]["page"] == "index" and mask["backlinks"][0]["count"] >= 1
+    # the project's own glossary terms are listed too
+    assert terms["checkpoint"]["origin"] == "project"
+
+
+def test_backlinks_match_the_glossary_page(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    data = load(app)
+    soup = read_html(app.outdir / "glossary.html")
+    for term in data["terms"]:
+        anchor = term["url"].partition("#")[2]
+        box = soup.find(id=anchor).find_next_sibling("dd").select_one("div.mlglossary-backlinks")
+        shown = [a["href"] for a in box.select("li > p > a")] if box else []
+        assert shown == [link["url"] for link in term["backlinks"]], term["id"]
+
+
+def test_summary_links_resolve_from_the_output_root(root_app):
+    app = root_app("dirhtml", "basic-md")
+    app.build()
+    terms = {term["id"]: term for term in load(app)["terms"]}
+    linked = [t for t in terms.values() if "<a " in t["summary"]["html"]]
+    assert linked, "some bundled summaries cite other terms"
+    for term in linked:
+        soup = read_html_fragment(term["summary"]["html"])
+        for a in soup.select("a"):
+            assert a["href"].startswith("glossary/#term-"), a["href"]
+
+
+def read_html_fragment(html):
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(html, "html.parser")
+
+
+@pytest.mark.parametrize("builder", ["epub", "text", "latex"])
+def test_not_written_by_other_builders(root_app, builder):
+    app = root_app(builder, "basic-md")
+    app.build()
+    assert not (app.outdir / "glossary.json").exists()
+
+
+def test_spanish_build_writes_spanish_names(root_app):
+    app = root_app("html", "basic-md", confoverrides={"language": "es"})
+    app.build()
+    data = load(app)
+    jsonschema.validate(data, SCHEMA)
+    terms = {term["id"]: term for term in data["terms"]}
+    assert data["language"] == "es"
+    assert terms["attention-mask"]["name"] == "máscara de atención"
+    assert "attention mask" in terms["attention-mask"]["aliases"]
+
+
+def test_unused_report_is_one_info_line(root_app):
+    app = root_app("html", "basic-md", confoverrides={"mlglossary_report_unused": True})
+    app.build()
+    status = app._status.getvalue()
+    lines = [line for line in status.splitlines() if "glossary entries are cited by no page" in line]
+    assert len(lines) == 1
+    assert "backbone" in lines[0] and "attention mask," not in lines[0]
+    assert "unused_term" not in app._warning.getvalue()
+
+
+def test_unused_report_as_a_warning(root_app):
+    app = root_app("html", "basic-md", confoverrides={"mlglossary_report_unused": "warning"})
+    app.build()
+    warnings = app._warning.getvalue()
+    assert warnings.count("cited by no page") == 1
+    assert "[mlglossary.unused_term]" in warnings
+
+
+def test_unused_report_off_by_default(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    assert "cited by no page" not in app._status.getvalue() + app._warning.getvalue()
