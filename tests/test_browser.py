@@ -53,11 +53,11 @@ SHOW_DELAY, HIDE_DELAY = 150, 200
 # -- builds, browser, pages ------------------------------------------------------------------------
 
 
-def sphinx_build(out: Path, *overrides: str) -> Path:
+def sphinx_build(out: Path, *overrides: str, root: Path = ROOT) -> Path:
     command = [sys.executable, "-m", "sphinx", "-q", "-b", "html"]
     for override in overrides:
         command += ["-D", override]
-    result = subprocess.run([*command, str(ROOT), str(out)], capture_output=True, text=True, check=False)
+    result = subprocess.run([*command, str(root), str(out)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'class="mlglossary-cards' in index, "the build emits no tooltip cards: is the Python side in place?"
@@ -87,12 +87,17 @@ def browser():
 
 @pytest.fixture
 def open_page(browser):
-    """open_page(path, **context options) -> a loaded page; any script error fails the test."""
+    """open_page(path, **context options) -> a loaded page; any script error fails the test.
+
+    ``init_script`` runs before the page's own scripts (to set a theme's stored dark mode, say).
+    """
     contexts, errors = [], []
 
-    def _open(path: Path, width: int = 1000, height: int = 700, **options):
+    def _open(path: Path, width: int = 1000, height: int = 700, init_script: str | None = None, **options):
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(context)
+        if init_script:
+            context.add_init_script(init_script)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
