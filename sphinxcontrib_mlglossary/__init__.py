@@ -17,6 +17,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from . import assets, config, nodes
     from .autolink import AutoLinker
     from .backlinks import Backlinks, CitedOnly, pages_to_rewrite, reset_cache
+    from .canonical_terms import term_role
     from .citations import CitationsCollector, WrapBareCitations
     from .collector import DefinitionsCollector, UserTermsCollector
     from .directives import MlGlossaryDirective
@@ -32,6 +33,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_env_collector(UserTermsCollector)
     nodes.register(app)
     app.add_post_transform(TooltipCards)
+    app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
     app.add_env_collector(CitationsCollector)
     app.add_post_transform(WrapBareCitations)

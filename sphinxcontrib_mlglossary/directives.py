@@ -24,7 +24,7 @@ from .markup import render_blocks
 from .nodes import glossary_block
 from .references import API_REFERENCE
 from .sorting import letter, sort_key
-from .text_direction import direction
+from .text_direction import direction, list_separator
 from .warnings_ import MlGlossaryWarning, warn
 
 if TYPE_CHECKING:
@@ -174,9 +174,10 @@ class MlGlossaryDirective(SphinxDirective):
         paragraph = nodes.paragraph(classes=["mlglossary-see-also"])
         paragraph += nodes.strong(text=str(_("See also:")))
         paragraph += nodes.Text(" ")
+        separator = list_separator(settings(app_of(self.env)).language)
         for position, other in enumerate(related):
             if position:
-                paragraph += nodes.Text(", ")
+                paragraph += nodes.Text(separator)
             xref = addnodes.pending_xref(
                 "",
                 nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"]),

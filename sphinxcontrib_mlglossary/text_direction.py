@@ -16,3 +16,13 @@ def direction(language: str | None) -> str:
         return str(Locale.parse(language.replace("-", "_")).text_direction)
     except (ValueError, UnknownLocaleError):
         return "ltr"
+
+
+#: separators between items of an inline list, where the script has its own comma
+_LIST_SEPARATORS = {"ar": "، ", "fa": "، ", "ur": "، ", "ja": "、", "zh": "、"}
+
+
+def list_separator(language: str | None) -> str:
+    """The comma between items of an inline list ("See also: a, b"), in the language's script."""
+    base = (language or "").replace("-", "_").split("_")[0].lower()
+    return _LIST_SEPARATORS.get(base, ", ")

@@ -47,6 +47,10 @@ def test_build_in_each_language(root_app, language):
     cited, see_also = LABELS[language]
     assert glossary.select_one(".mlglossary-backlinks-label").get_text() == cited
     assert glossary.select_one(".mlglossary-see-also strong").get_text() == see_also
+    # items of "See also" are separated by the script's own comma
+    see_also_text = glossary.find(id="term-attention-mask").find_next_sibling("dd").select_one(".mlglossary-see-also")
+    assert ("، " in see_also_text.get_text()) == (language == "ar")
+    assert (", " in see_also_text.get_text()) == (language != "ar")
     assert {dt["id"] for dt in glossary.select("dl.glossary > dt")} == {e.anchor for e in bundled_glossary("en")}
     html_tag = glossary.find("html")
     if language == "ar":

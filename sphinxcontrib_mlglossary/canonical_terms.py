@@ -1,0 +1,58 @@
+"""Term references to ML glossary entries name the entry by one canonical target.
+
+A translator may cite ``{term}`máscara de atención``` where the original said
+``{term}`attention mask```. Sphinx 9 compares the targets of term references in a
+translated message with the original's and warns when they differ, even when both
+name the same entry. The translated message is only parsed (no transforms run on it),
+so the rewriting happens in the ``term`` role itself: any name, alias, abbreviation,
+plural or possessive of one of our entries becomes the entry's canonical name, on the
+page and in its translations alike. Resolution gets cheaper too: the canonical name is
+always a registered term. The link text stays what the writer wrote.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.roles import XRefRole
+
+from .config import app_of, settings
+from .loader import bundled_glossary
+from .term_pattern import cached_pattern
+
+if TYPE_CHECKING:
+    from docutils.nodes import Element
+    from sphinx.environment import BuildEnvironment
+
+#: the target as written, kept on the node
+WRITTEN_TARGET = "mlglossary_written_target"
+
+
+class CanonicalTermRole(XRefRole):
+    """Sphinx's ``term`` role, with targets that name one of our entries made canonical."""
+
+    def process_link(
+        self, env: BuildEnvironment, refnode: Element, has_explicit_title: bool, title: str, target: str
+    ) -> tuple[str, str]:
+        title, target = super().process_link(env, refnode, has_explicit_title, title, target)
+        glossary = bundled_glossary(settings(app_of(env)).language)
+        entry = glossary.get(cached_pattern(glossary, ()).entry_of(target) or "")
+        if entry is not None and target != entry.name.lower():
+            refnode[WRITTEN_TARGET] = target
+            target = entry.name.lower()
+        return title, target
+
+
+def term_role() -> CanonicalTermRole:
+    """A role configured like the standard domain's own ``term`` role."""
+    from sphinx.domains.std import StandardDomain
+
+    original = StandardDomain.roles["term"]
+    return CanonicalTermRole(
+        fix_parens=getattr(original, "fix_parens", False),
+        lowercase=getattr(original, "lowercase", False),
+        nodeclass=getattr(original, "nodeclass", None) or XRefRole.nodeclass,
+        innernodeclass=getattr(original, "innernodeclass", nodes.inline),
+        warn_dangling=getattr(original, "warn_dangling", True),
+    )
