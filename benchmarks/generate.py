@@ -57,15 +57,31 @@ def _plain_glossary(names: list[tuple[list[str], str]], fmt: str) -> str:
     return f"```{{eval-rst}}\n{body}```\n" if fmt == "md" else body
 
 
-def generate(out: Path, *, pages: int, citations: int, terms: int, fmt: str, extension: bool, seed: int = 7) -> Path:
-    """Create the project in ``out`` (replacing it) and return it."""
+def generate(
+    out: Path,
+    *,
+    pages: int,
+    citations: int,
+    terms: int,
+    fmt: str,
+    extension: bool,
+    autolink: str = "off",
+    seed: int = 7,
+) -> Path:
+    """Create the project in ``out`` (replacing it) and return it.
+
+    Every section also mentions two terms in plain text, so auto-linking has work to do.
+    """
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     rng = random.Random(seed)
     entries = list(bundled_glossary("en"))[:terms]
     names = [entry.abbreviations[0] if entry.abbreviations and rng.random() < 0.3 else entry.name for entry in entries]
     extensions = (["myst_parser"] if fmt == "md" else []) + (["sphinxcontrib_mlglossary"] if extension else [])
-    (out / "conf.py").write_text(f"project = 'bench'\nextensions = {extensions!r}\nexclude_patterns = ['_build']\n")
+    conf = f"project = 'bench'\nextensions = {extensions!r}\nexclude_patterns = ['_build']\n"
+    if extension and autolink != "off":
+        conf += f"mlglossary_autolink = {autolink!r}\n"
+    (out / "conf.py").write_text(conf)
     toc = [f"page{n:04d}" for n in range(pages)] + ["glossary"]
     if fmt == "md":
         index = _heading("Benchmark", 1, fmt) + "```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```\n"
@@ -95,6 +111,9 @@ def generate(out: Path, *, pages: int, citations: int, terms: int, fmt: str, ext
                 words = rng.sample(WORDS, 6)
                 words.insert(rng.randrange(6), _cite(rng.choice(names), fmt))
                 sentences.append(" ".join(words).capitalize() + ".")
+            for _ in range(2):
+                mention = rng.choice(entries).name
+                sentences.append(f"Plain prose about the {mention} and its {rng.choice(WORDS)}.")
             parts.append(" ".join(sentences) + "\n\n")
         (out / f"page{n:04d}.{fmt}").write_text("".join(parts))
     return out
@@ -108,6 +127,7 @@ def main() -> None:
     parser.add_argument("--terms", type=int, default=51)
     parser.add_argument("--format", choices=["md", "rst"], default="md")
     parser.add_argument("--plain", action="store_true", help="Sphinx's own glossary, no extension")
+    parser.add_argument("--autolink", default="off", choices=["off", "first", "section", "all"])
     args = parser.parse_args()
     generate(
         args.out,
@@ -116,6 +136,7 @@ def main() -> None:
         terms=args.terms,
         fmt=args.format,
         extension=not args.plain,
+        autolink=args.autolink,
     )
 
 

@@ -64,20 +64,51 @@ def extension_bytes_per_page(out: Path) -> float:
     )
     cards = 0
     for page in pages:
-        html = page.read_text(encoding="utf-8")
-        start = html.find('<div class="mlglossary-cards"')
-        if start >= 0:
-            end = html.find("</div>\n</div>", start)
-            cards += (end - start) if end > start else 0
+        cards += _card_block_bytes(page.read_text(encoding="utf-8"))
     return static + cards / max(1, len(pages))
 
 
-def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, pairs: int) -> dict[str, object]:
+def _card_block_bytes(html: str) -> int:
+    """Size of the page's hidden block of tooltip cards (0 when it has none)."""
+    start = html.find('<div class="mlglossary-cards')
+    if start < 0:
+        return 0
+    depth, position = 0, start
+    while True:
+        opening = html.find("<div", position)
+        closing = html.find("</div>", position)
+        if closing < 0:
+            return len(html) - start
+        if 0 <= opening < closing:
+            depth, position = depth + 1, opening + 4
+        else:
+            depth, position = depth - 1, closing + 6
+            if depth == 0:
+                return position - start
+
+
+#: what each comparison builds: baseline first, then the variant measured against it
+COMPARISONS = {
+    "extension": (("plain", False, "off"), ("mlglossary", True, "off")),
+    "autolink": (("autolink-off", True, "off"), ("autolink-first", True, "first")),
+}
+
+
+def measure(
+    workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, pairs: int, compare: str = "extension"
+) -> dict[str, object]:
     variants = {}
-    for name, extension in (("plain", False), ("mlglossary", True)):
+    for name, extension, autolink in COMPARISONS[compare]:
         variants[name] = generate(
-            workdir / name / "src", pages=pages, citations=citations, terms=terms, fmt=fmt, extension=extension
+            workdir / name / "src",
+            pages=pages,
+            citations=citations,
+            terms=terms,
+            fmt=fmt,
+            extension=extension,
+            autolink=autolink,
         )
+    baseline, candidate = list(variants)
     results: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
 
     def record(variant: str, key: str, value: float) -> None:
@@ -99,6 +130,9 @@ def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, 
             record(variant, "maxrss_kib", serial.maxrss_kib)
             record(variant, "output_bytes", output_size(out))
     report: dict[str, object] = {
+        "compare": compare,
+        "baseline": baseline,
+        "candidate": candidate,
         "pages": pages,
         "citations_per_page": citations,
         "terms": terms,
@@ -107,11 +141,11 @@ def measure(workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, 
         "medians": {v: {k: statistics.median(vals) for k, vals in r.items()} for v, r in results.items()},
         "ratios": {
             key: statistics.median(
-                a / b for a, b in zip(results["mlglossary"][key], results["plain"][key], strict=True)
+                a / b for a, b in zip(results[candidate][key], results[baseline][key], strict=True)
             )
-            for key in results["plain"]
+            for key in results[baseline]
         },
-        "extension_bytes_per_page": extension_bytes_per_page(workdir / "mlglossary" / "out"),
+        "extension_bytes_per_page": extension_bytes_per_page(workdir / candidate / "out"),
     }
     return report
 
@@ -120,9 +154,10 @@ def format_table(report: dict[str, object]) -> str:
     medians = report["medians"]
     ratios = report["ratios"]
     assert isinstance(medians, dict) and isinstance(ratios, dict)
-    rows = ["| measure | plain | mlglossary | ratio |", "| --- | ---: | ---: | ---: |"]
+    baseline, candidate = report["baseline"], report["candidate"]
+    rows = [f"| measure | {baseline} | {candidate} | ratio |", "| --- | ---: | ---: | ---: |"]
     for key in ratios:
-        rows.append(f"| {key} | {medians['plain'][key]:.2f} | {medians['mlglossary'][key]:.2f} | {ratios[key]:.3f} |")
+        rows.append(f"| {key} | {medians[baseline][key]:.2f} | {medians[candidate][key]:.2f} | {ratios[key]:.3f} |")
     rows.append(f"| extension bytes per page | | {report['extension_bytes_per_page']:.0f} | |")
     return "\n".join(rows)
 
@@ -136,13 +171,28 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the report here")
     parser.add_argument("--workdir", type=Path, help="keep the projects here (default: a temporary folder)")
+    parser.add_argument(
+        "--compare",
+        choices=sorted(COMPARISONS),
+        default="extension",
+        help="extension: plain Sphinx vs the extension; autolink: the extension with auto-linking off vs 'first'",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or Path(tmp)
         report = measure(
-            workdir, pages=args.pages, citations=args.citations, terms=args.terms, fmt=args.format, pairs=args.pairs
+            workdir,
+            pages=args.pages,
+            citations=args.citations,
+            terms=args.terms,
+            fmt=args.format,
+            pairs=args.pairs,
+            compare=args.compare,
         )
-    print(f"{args.pages} pages x {args.citations} citations, {args.terms} terms, {args.format}, {args.pairs} pairs")
+    print(
+        f"{args.compare}: {args.pages} pages x {args.citations} citations, {args.terms} terms, "
+        f"{args.format}, {args.pairs} pairs"
+    )
     print(format_table(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

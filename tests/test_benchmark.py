@@ -23,3 +23,23 @@ def test_runner_reports_ratios(tmp_path: Path):
     assert all(value > 0 for value in ratios.values())
     assert report["extension_bytes_per_page"] > 0
     assert "| serial_s |" in format_table(report)
+
+
+def test_extension_bytes_count_the_card_block(tmp_path: Path):
+    from benchmarks.run import _card_block_bytes
+
+    html = '<p>x</p><div class="mlglossary-cards no-search" hidden><div class="mlglossary-card">a</div></div><p>y</p>'
+    block = html[html.index("<div") : html.index("<p>y")]
+    assert _card_block_bytes(html) == len(block)
+    assert _card_block_bytes("<p>no cards</p>") == 0
+
+
+def test_autolink_comparison(tmp_path: Path):
+    report = main(
+        ["--pages", "3", "--citations", "8", "--pairs", "1", "--compare", "autolink", "--workdir", str(tmp_path)]
+    )
+    assert (report["baseline"], report["candidate"]) == ("autolink-off", "autolink-first")
+    assert "mlglossary_autolink = 'first'" in (tmp_path / "autolink-first" / "src" / "conf.py").read_text()
+    page = (tmp_path / "autolink-first" / "out" / "page0001.html").read_text()
+    assert "mlglossary-autolink" in page
+    assert "| serial_s |" in format_table(report)
