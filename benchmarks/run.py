@@ -18,7 +18,8 @@ from pathlib import Path
 
 from benchmarks.generate import generate
 
-#: runs sphinx in-process and prints its peak memory (own + parallel workers), in KiB
+#: runs sphinx in-process and prints its peak memory (own + parallel workers), in KiB,
+#: and the CPU seconds it used (steadier than wall time on a shared machine)
 _MEASURE = """
 import resource, sys
 from sphinx.cmd.build import main
@@ -26,6 +27,8 @@ code = main(sys.argv[1:])
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("MAXRSS", max(own, kids), file=sys.stderr)
+usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+print("CPU", sum(u.ru_utime + u.ru_stime for u in usage), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -34,6 +37,7 @@ sys.exit(code)
 class Run:
     seconds: float
     maxrss_kib: int
+    cpu_seconds: float
 
 
 def sphinx(src: Path, out: Path, *args: str) -> Run:
@@ -46,8 +50,10 @@ def sphinx(src: Path, out: Path, *args: str) -> Run:
     elapsed = time.perf_counter() - started
     if result.returncode:
         raise SystemExit(f"sphinx-build failed on {src}:\n{result.stderr}")
-    rss = next(int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("MAXRSS"))
-    return Run(elapsed, rss)
+    lines = result.stderr.splitlines()
+    rss = next(int(line.split()[1]) for line in lines if line.startswith("MAXRSS"))
+    cpu = next(float(line.split()[1]) for line in lines if line.startswith("CPU "))
+    return Run(elapsed, rss, cpu)
 
 
 def output_size(out: Path) -> int:
@@ -125,8 +131,10 @@ def measure(
             if pair == 0:
                 continue
             record(variant, "serial_s", serial.seconds)
+            record(variant, "serial_cpu_s", serial.cpu_seconds)
             record(variant, "parallel_s", parallel.seconds)
             record(variant, "incremental_s", incremental.seconds)
+            record(variant, "incremental_cpu_s", incremental.cpu_seconds)
             record(variant, "maxrss_kib", serial.maxrss_kib)
             record(variant, "output_bytes", output_size(out))
     report: dict[str, object] = {

@@ -19,7 +19,15 @@ def test_generated_twins_cite_the_same_terms(tmp_path: Path):
 def test_runner_reports_ratios(tmp_path: Path):
     report = main(["--pages", "3", "--citations", "8", "--pairs", "1", "--workdir", str(tmp_path)])
     ratios = report["ratios"]
-    assert set(ratios) == {"serial_s", "parallel_s", "incremental_s", "maxrss_kib", "output_bytes"}
+    assert set(ratios) == {
+        "serial_s",
+        "serial_cpu_s",
+        "parallel_s",
+        "incremental_s",
+        "incremental_cpu_s",
+        "maxrss_kib",
+        "output_bytes",
+    }
     assert all(value > 0 for value in ratios.values())
     assert report["extension_bytes_per_page"] > 0
     assert "| serial_s |" in format_table(report)
