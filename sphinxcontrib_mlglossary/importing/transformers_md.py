@@ -25,6 +25,9 @@ from .result import ImportResult, Notice
 
 _SENTENCE_END = re.compile(r"[.!?؟。！？](?=\s|$)|[。！？]")
 _NOT_SENTENCE_END = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|No|Fig)|\b[A-Za-z]|\d)\.$")
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: bidirectional embeddings, overrides and isolates: they can make one name look like another
+_NAME_BREAKERS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _SCRIPT_LANGUAGES = (
     ("ARABIC", "ar"),
     ("HANGUL", "ko"),
@@ -63,6 +66,7 @@ def read_transformers_markdown(
     """Parse the text of a dialect file into a glossary (``path`` names the file in messages)."""
     path = Path(path)
     notices: list[Notice] = []
+    text = _without_controls(text, path, notices)
     tree = SyntaxTreeNode(markdown_parser().parse(text))
     drafts, preface = _split(tree, path, text)
     if preface:
@@ -89,7 +93,13 @@ def read_transformers_markdown(
         )
     translated = language.split("_")[0].split("-")[0].lower() != "en"
     for draft in drafts:
-        draft.heading = parse_heading(draft.heading.text, translated=translated)
+        parsed = parse_heading(draft.heading.text, translated=translated)
+        draft.heading = replace(
+            parsed,
+            name=clean_name(parsed.name) or clean_name(parsed.text) or f"term {draft.line}",
+            abbreviations=tuple(a for a in map(clean_name, parsed.abbreviations) if a),
+            english=clean_name(parsed.english),
+        )
     _assign_ids(drafts, reference, path, notices)
 
     anchors = _anchors(drafts)
@@ -113,6 +123,31 @@ def read_transformers_markdown(
     ids = {entry.id for entry in entries}
     entries = [replace(entry, see_also=tuple(i for i in entry.see_also if i in ids)) for entry in entries]
     return ImportResult(Glossary(language=language, entries=tuple(entries), source=path), tuple(notices))
+
+
+def _without_controls(text: str, path: Path, notices: list[Notice]) -> str:
+    """Control characters break output formats (XML, search index): drop them, and say where."""
+    lines = sorted({text.count("\n", 0, found.start()) + 1 for found in _CONTROLS.finditer(text)})
+    if not lines:
+        return text
+    notices.append(
+        Notice(
+            "warning",
+            "data",
+            f"{path}:{lines[0]}: control characters were removed from line(s) {', '.join(map(str, lines))} "
+            "(they can't be shown; check that nothing is missing there).",
+            line=lines[0],
+        )
+    )
+    return _CONTROLS.sub("", text)
+
+
+def clean_name(text: str) -> str:
+    """A name as the loader keeps it: composed form, no invisible direction overrides or separators."""
+    kept = "".join(
+        char for char in text if char not in _NAME_BREAKERS and unicodedata.category(char) not in ("Zl", "Zp")
+    )
+    return unicodedata.normalize("NFC", " ".join(kept.split()))
 
 
 def _split(tree: SyntaxTreeNode, path: Path, text: str) -> tuple[list[_Draft], tuple[int, int] | None]:
