@@ -76,6 +76,7 @@ def register(app: Sphinx) -> None:
 
 
 def _validate(app: Sphinx, config: Config) -> None:
+    _warn_unknown_names(config)
     for name, (default, _rebuild, types) in OPTIONS.items():
         value = getattr(config, name)
         if not isinstance(value, types):
@@ -101,6 +102,18 @@ def _validate(app: Sphinx, config: Config) -> None:
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
     config._mlglossary_settings = _settings_of(config)
+
+
+def _warn_unknown_names(config: Config) -> None:
+    """A misspelt ``mlglossary_*`` name would otherwise be ignored without a word."""
+    import difflib
+
+    raw = getattr(config, "_raw_config", {})
+    for name in sorted(raw):
+        if name.startswith("mlglossary_") and name not in OPTIONS:
+            close = difflib.get_close_matches(name, list(OPTIONS), n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known options: {', '.join(OPTIONS)}"
+            warn(MlGlossaryWarning.CONFIG, f"unknown option {name!r} in conf.py is ignored{hint}")
 
 
 def _choice(name: str, value: bool | str, allowed: tuple[str, ...], *, true: str) -> str:

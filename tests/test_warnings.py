@@ -120,3 +120,18 @@ def test_bad_config_value(make_app, tmp_path, value):
     warnings = build(make_app, src)
     assert "mlglossary_language" in warnings
     assert "[mlglossary.config]" in warnings
+
+
+def test_misspelt_option_name_is_reported_once(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        {"index.md": TOC, "glossary.md": GLOSSARY},
+        conf=CONF + "mlglossary_tooltip = False\nmlglossary_qqqqqqqq = 1\n",
+    )
+    warnings = build(make_app, src)
+    assert (
+        warnings.count("unknown option 'mlglossary_tooltip' in conf.py is ignored; did you mean 'mlglossary_tooltips'?")
+        == 1
+    )
+    assert "unknown option 'mlglossary_qqqqqqqq'" in warnings and "known options: mlglossary_language" in warnings
+    assert warnings.count("[mlglossary.config]") == 2
