@@ -60,12 +60,22 @@ def build_index(env: BuildEnvironment, include_glossary: bool) -> Index:
         for citation in recorded.get(docname, ()):
             if (citation.in_glossary and not include_glossary) or (citation.auto and not include_auto):
                 continue
+            if citation.only and not _kept_by_only(app_of(env), citation.only):
+                continue  # this format drops the block holding it: nothing to land on
             target = resolve_term(env, citation.target)
             if target is not None:
                 grouped[target].append(citation)
         for target, cited in grouped.items():
             index[target].append((docname, cited))
     return index
+
+
+def _kept_by_only(app: Sphinx, condition: str) -> bool:
+    """Whether this build keeps an ``only`` block (an expression Sphinx can't read keeps it, as Sphinx does)."""
+    try:
+        return bool(app.tags.eval_condition(condition))
+    except Exception:
+        return True
 
 
 def _digest(env: BuildEnvironment, index: Index, page: str) -> str:
@@ -130,6 +140,10 @@ class Backlinks(SphinxPostTransform):
             # taken relative to the file being written, so always name the page
             uri = builder.get_target_uri(docname) + "#" + node_id
             return nodes.reference("", "", nodes.inline(text=text), internal=True, refuri=uri)
+        if builder.get_target_uri(docname).startswith("#"):
+            # every page is in this one HTML file (singlehtml): "#document-page#id" would
+            # not scroll anywhere in a browser, the bare "#id" does (citation ids are unique)
+            return nodes.reference("", "", nodes.inline(text=text), internal=True, refid=node_id)
         return make_refnode(builder, self.env.docname, docname, node_id, nodes.inline(text=text))
 
     def _render(self, cited: list[tuple[str, list[Citation]]], limit: int) -> nodes.container:

@@ -41,6 +41,9 @@ class Citation(NamedTuple):
     in_glossary: bool
     #: True when auto-linking made the reference from plain text
     auto: bool = False
+    #: the ``only`` expressions around the citation, joined with "and" ("" outside any):
+    #: a format that drops the block has no citation to link back to
+    only: str = ""
 
 
 def citations(env: BuildEnvironment) -> dict[str, list[Citation]]:
@@ -59,6 +62,16 @@ def _section_of(node: nodes.Node) -> tuple[str, str]:
             return (parent["ids"][0] if parent["ids"] else ""), (title.astext() if title else "")
         parent = parent.parent
     return "", ""
+
+
+def _only_condition(node: nodes.Node) -> str:
+    expressions = []
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.only):
+            expressions.append(f"({parent['expr']})")
+        parent = parent.parent
+    return " and ".join(reversed(expressions))
 
 
 def _in_glossary(node: nodes.Node) -> bool:
@@ -97,7 +110,13 @@ class CitationsCollector(EnvironmentCollector):
             section_id, section_title = _section_of(xref)
             found.append(
                 Citation(
-                    xref["reftarget"], node_id, section_id, section_title, _in_glossary(xref), bool(xref.get(AUTOLINK))
+                    xref["reftarget"],
+                    node_id,
+                    section_id,
+                    section_title,
+                    _in_glossary(xref),
+                    bool(xref.get(AUTOLINK)),
+                    only=_only_condition(xref),
                 )
             )
         if found:

@@ -33,10 +33,11 @@ _LIST_FIELDS = ("abbreviations", "aliases", "see_also", "tags")
 _REQUIRED = ("id", "name", "summary", "body")
 _KNOWN = frozenset(_STRING_FIELDS + _LIST_FIELDS)
 _NAME_FIELDS = ("name", "abbreviations", "aliases")
-#: explicit embeddings, overrides and isolates: they can make a name display as another
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-#: white space an entry's text may hold; every other control character is refused
-_TEXT_WHITESPACE = frozenset("\t\n\r")
+#: control characters (Unicode category Cc) and lone surrogates, except the white space text may hold
+_BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+#: in names also tabs and line breaks, line and paragraph separators, and the bidirectional
+#: embeddings, overrides and isolates that can make a name display as another
+_BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class GlossaryDataError(ValueError):
@@ -94,8 +95,18 @@ def parse_glossary(raw: bytes | str, path: Path | str, *, reference: Glossary | 
             line=int(found.group(1)) if found else 0,
             hint="check quotes and brackets around that line",
         ) from None
-    lines = [text.count("\n", 0, m.start()) + 1 for m in _TERM_HEADER.finditer(text)]
+    lines = _header_lines(text)
     return _build(data, path, lines, reference)
+
+
+def _header_lines(text: str) -> list[int]:
+    """Line number of each ``[[term]]`` header, counted in one pass (large files stay linear)."""
+    lines, line, position = [], 1, 0
+    for match in _TERM_HEADER.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        lines.append(line)
+    return lines
 
 
 def _decode(raw: bytes | str, path: Path) -> str:
@@ -213,9 +224,10 @@ def _check_characters(table: Mapping[str, Any], path: Path, line: int, label: st
         value = table.get(field, [])
         for text in [value] if isinstance(value, str) else value:
             is_name = field in _NAME_FIELDS
-            bad = next((c for c in text if _forbidden(c, is_name)), None)
-            if bad is None:
+            found = (_BAD_IN_NAME if is_name else _BAD_IN_TEXT).search(text)
+            if found is None:
                 continue
+            bad = found.group()
             what = unicodedata.name(bad, "control character")
             raise GlossaryDataError(
                 path,
@@ -228,13 +240,6 @@ def _check_characters(table: Mapping[str, Any], path: Path, line: int, label: st
                 if is_name
                 else "remove control characters other than tabs and line breaks",
             )
-
-
-def _forbidden(char: str, in_name: bool) -> bool:
-    category = unicodedata.category(char)
-    if in_name:
-        return category in {"Cc", "Cs", "Zl", "Zp"} or char in _BIDI_CONTROLS
-    return (category == "Cc" and char not in _TEXT_WHITESPACE) or category == "Cs"
 
 
 def _check_translation(entries: list[Entry], reference: Glossary, path: Path) -> list[Entry]:

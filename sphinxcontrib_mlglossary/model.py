@@ -78,8 +78,15 @@ class Glossary:
     source: Path | None = None
     _by_id: dict[str, Entry] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_name: dict[str, Entry] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        # glossaries key caches; hashing thousands of entries on each lookup was measured
+        # to dominate a 3,000-entry build, so the (immutable) hash is computed once
+        return self._hash
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.language, self.entries, self.source)))
         for entry in self.entries:
             self._by_id[entry.id] = entry
             for name in entry.names:

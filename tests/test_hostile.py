@@ -1,0 +1,339 @@
+"""Odd or hostile input never crashes a build: it is linked, reported, or refused clearly.
+
+Glossary files: empty, without terms, 10 MB, 10,000 terms, 1,000-character names,
+names that differ only by case or accents, right-to-left and combining characters,
+names that look like HTML entities. Pages: empty term targets and citations in every
+context a page can put them (tables, footnotes, admonitions, ``only``, included files,
+literal blocks).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from sphinxcontrib_mlglossary.loader import GlossaryDataError, parse_glossary
+
+from .hostile_data import entry, glossary_toml
+
+
+def soup_of(app, page: str) -> BeautifulSoup:
+    return BeautifulSoup((Path(app.outdir) / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def term_links(soup: BeautifulSoup) -> dict[str, str]:
+    """Link text -> href of every resolved term link on a page."""
+    return {a.get_text(): a["href"] for a in soup.select("a.reference") if a.find(class_="std-term")}
+
+
+def no_crash(app) -> str:
+    warnings = app.warning.getvalue()
+    assert "Traceback" not in warnings and "Exception occurred" not in warnings
+    return warnings
+
+
+# -- glossary files -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [b"", b"\xef\xbb\xbf", b"  \n\n", b"# just a comment\n"])
+def test_an_empty_file_is_a_clear_error(data):
+    with pytest.raises(GlossaryDataError) as caught:
+        parse_glossary(data, "empty.toml")
+    assert caught.value.field == "format"
+    assert str(caught.value).startswith("empty.toml: field 'format': unsupported or missing 'format' None")
+
+
+def test_a_glossary_without_terms_builds(use_glossary, project, make_app):
+    use_glossary('format = 1\nlanguage = "en"\n')
+    srcdir = project({"page.md": "# Page\n\nNo citation, and {term}`token` that matches nothing.\n"})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = no_crash(app).splitlines()
+    assert len(warnings) == 1 and "term not in glossary: 'token'" in warnings[0]
+    glossary = soup_of(app, "glossary.html")
+    assert glossary.select_one(".mlglossary") is not None
+    assert glossary.select("dl.glossary") == []
+
+
+def test_a_ten_megabyte_file_loads(tmp_path):
+    body = ("A long body line with `code`, *emphasis* and a [link](https://example.org). " * 64).strip()
+    entries = [entry(f"term-{i}", f"term {i}", body=body, aliases=[f"alias {i}"]) for i in range(2_100)]
+    text = glossary_toml(entries)
+    assert len(text.encode()) > 10_000_000
+    started = time.perf_counter()
+    glossary = parse_glossary(text, tmp_path / "big.toml")
+    elapsed = time.perf_counter() - started
+    assert len(glossary) == 2_100
+    assert glossary.get("term-1999").line == 1 + 3 + 1999 * 7
+    assert glossary.find("ALIAS 1234").id == "term-1234"
+    assert elapsed < 60, f"{elapsed:.1f} s to load 10 MB"
+
+
+@pytest.mark.slow
+def test_ten_thousand_terms_build(use_glossary, project, make_app):
+    count = 10_000
+    entries = [
+        entry(
+            f"t{i}",
+            f"term number {i}",
+            summary=f"Summary {i}.",
+            body=f"Body {i}, see {{term}}`term number {(i + 1) % count}`.",
+        )
+        for i in range(count)
+    ]
+    use_glossary(glossary_toml(entries))
+    cited = range(0, count, 997)
+    srcdir = project({"page.md": "# Page\n\n" + "\n".join(f"- {{term}}`term number {i}`" for i in cited) + "\n"})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    assert no_crash(app) == ""
+    links = term_links(soup_of(app, "page.html"))
+    assert links == {f"term number {i}": f"glossary.html#term-t{i}" for i in cited}
+    glossary = soup_of(app, "glossary.html")
+    assert len(glossary.select("dl.glossary > dt")) == count
+
+
+@pytest.mark.xfail(
+    raises=RecursionError,
+    strict=True,
+    reason="term_pattern._trie_regex recurses once per character of a name (auto-linking's pattern)",
+)
+def test_a_thousand_character_name(use_glossary, project, make_app):
+    name = ("very long name " * 67)[:1000].strip()
+    use_glossary(glossary_toml([entry("long", name, abbreviations=["VLN"])]))
+    srcdir = project({"page.md": f"# Page\n\nThe {{term}}`{name}` and the {{term}}`VLN`.\n"})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    assert no_crash(app) == ""
+    page = soup_of(app, "page.html")
+    assert term_links(page) == {name: "glossary.html#term-long", "VLN": "glossary.html#term-long"}
+    assert page.select_one(".mlglossary-card-title strong").get_text() == name
+    assert name in soup_of(app, "glossary.html").find(id="term-long").get_text()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Token", "token"), ("ATTENTION", "attention"), ("Straße", "STRASSE"), ("caf\u00e9", "cafe\u0301")],
+)
+def test_names_equal_but_for_case_or_composition_are_refused(first, second):
+    data = glossary_toml([entry("one", first), entry("two", second)])
+    with pytest.raises(GlossaryDataError) as caught:
+        parse_glossary(data, "twins.toml")
+    assert caught.value.entry == "two" and caught.value.field == "name"
+    assert "is already a name of entry 'one'" in str(caught.value)
+
+
+def test_accents_right_to_left_and_combining_characters(use_glossary, project, make_app):
+    entries = [
+        entry("resume", "resume", summary="Start again."),
+        entry("resume-cv", "résumé", summary="A CV."),
+        entry("cafe", "cafe\u0301 latte", summary="Written with a combining accent."),
+        entry("hebrew", "\u05e9\u05db\u05d1\u05d4", summary="\u05e9\u05db\u05d1\u05d4 in Hebrew."),
+        entry(
+            "arabic",
+            "\u0627\u0644\u0627\u0646\u062a\u0628\u0627\u0647",
+            aliases=["\u0627\u0646\u062a\u0628\u0627\u0647\u200f"],
+        ),
+        entry("marks", "n\u0303o\u0308", summary="Stacked combining marks."),
+    ]
+    use_glossary(glossary_toml(entries))
+    nfc = unicodedata.normalize("NFC", "cafe\u0301 latte")
+    page = (
+        "# Page\n\n"
+        "{term}`resume` {term}`résumé` {term}`RÉSUMÉ` "
+        f"{{term}}`{nfc}` "
+        "{term}`\u05e9\u05db\u05d1\u05d4` {term}`\u0627\u0644\u0627\u0646\u062a\u0628\u0627\u0647` "
+        "{term}`\u0627\u0646\u062a\u0628\u0627\u0647\u200f` {term}`n\u0303o\u0308`\n"
+    )
+    app = make_app("html", srcdir=project({"page.md": page}), freshenv=True)
+    app.build()
+    assert no_crash(app) == ""
+    links = term_links(soup_of(app, "page.html"))
+    assert links == {
+        "resume": "glossary.html#term-resume",
+        "résumé": "glossary.html#term-resume-cv",
+        "RÉSUMÉ": "glossary.html#term-resume-cv",
+        nfc: "glossary.html#term-cafe",
+        "\u05e9\u05db\u05d1\u05d4": "glossary.html#term-hebrew",
+        "\u0627\u0644\u0627\u0646\u062a\u0628\u0627\u0647": "glossary.html#term-arabic",
+        "\u0627\u0646\u062a\u0628\u0627\u0647\u200f": "glossary.html#term-arabic",
+        "n\u0303o\u0308": "glossary.html#term-marks",
+    }
+
+
+def test_names_that_look_like_html_entities(use_glossary, project, make_app):
+    entries = [
+        entry("amp", "&amp;", summary="Named like an entity: &amp; and &lt;b&gt;."),
+        entry("lt", "&lt;tag&gt;"),
+        entry("numeric", "&#60;x&#62;"),
+    ]
+    use_glossary(glossary_toml(entries))
+    page = "# Page\n\n{term}`&amp;`, {term}`&lt;tag&gt;` and {term}`&#60;x&#62;`.\n"
+    app = make_app("html", srcdir=project({"page.md": page}), freshenv=True)
+    app.build()
+    assert no_crash(app) == ""
+    soup = soup_of(app, "page.html")
+    assert term_links(soup) == {
+        "&amp;": "glossary.html#term-amp",
+        "&lt;tag&gt;": "glossary.html#term-lt",
+        "&#60;x&#62;": "glossary.html#term-numeric",
+    }
+    # the names stay the characters they are, never decoded into markup
+    glossary = soup_of(app, "glossary.html")
+    assert glossary.find(id="term-amp").get_text().startswith("&amp;")
+    assert glossary.find(id="term-lt").get_text().startswith("&lt;tag&gt;")
+    assert soup.select_one(".mlglossary-card-title strong").get_text() == "&amp;"
+
+
+def test_odd_markup_in_entry_bodies(use_glossary, project, make_app):
+    body = (
+        "# A heading inside a body\n\nText under it.\n\n"
+        "A footnote[^n] and {term}` ` and {term}`<>`.\n\n[^n]: The note.\n\n"
+        "| a | b |\n|---|---|\n| {term}`plain` | 2 |\n\n"
+        + "> " * 15
+        + "deeply quoted\n\n"
+        + "> " * 200
+        + "too deep to render, but no crash\n\n"
+        + "x" * 20_000
+        + "\n\n```{note}\n```{tip}\nnested\n```\n```\n"
+    )
+    use_glossary(glossary_toml([entry("odd", "odd", body=body), entry("plain", "plain")]))
+    app = make_app("html", srcdir=project({"page.md": "# Page\n\n{term}`odd`\n"}), freshenv=True)
+    app.build()
+    no_crash(app)
+    glossary = soup_of(app, "glossary.html")
+    definition = glossary.find(id="term-odd").find_next_sibling("dd")
+    assert "Text under it." in definition.get_text() and "deeply quoted" in definition.get_text()
+    assert definition.select_one('a[href="#term-plain"]') is not None
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+CONTEXTS_MD = """\
+# Contexts
+
+| term | use |
+| --- | --- |
+| {term}`token` | a table cell |
+
+A footnote[^1].
+
+[^1]: A footnote citing the {term}`attention mask`.
+
+```{note}
+In a note: {term}`MLM`.
+```
+
+```{only} html
+Only in HTML: {term}`input IDs`.
+```
+
+```{only} latex
+Only in LaTeX: {term}`ZeRO`.
+```
+
+```{include} _included.md
+```
+
+> A quote citing {term}`pipeline`.
+
+- a list
+  - nested, citing {term}`token type IDs`
+
+        literal {term}`seq2seq` stays text
+
+```
+fenced {term}`seq2seq` stays text
+```
+
+Empty and odd targets: {term}` `, {term}`<>`, {term}`x <>`, {term}`< >`.
+"""
+
+CONTEXTS_RST = """\
+Contexts in reST
+================
+
+.. only:: latex
+
+   Only in LaTeX: :term:`ZeRO`.
+
+.. only:: html
+
+   Only in HTML: :term:`DP`.
+
+A footnote [#f]_.
+
+.. [#f] A footnote citing :term:`token`.
+
+.. include:: _included.rst
+
++-----------------+----+
+| :term:`LLM`     | b  |
++-----------------+----+
+
+.. warning:: A warning citing :term:`seq2seq`.
+
+::
+
+   literal :term:`pipeline` stays text
+
+Odd targets: :term:`<>` and :term:`x <>`.
+"""
+
+LINKED_MD = {"token", "attention mask", "MLM", "input IDs", "included LLM", "pipeline", "token type IDs"}
+LINKED_RST = {"DP", "token", "included seq2seq", "LLM", "seq2seq"}
+
+
+@pytest.fixture
+def contexts(project):
+    return project(
+        {
+            "contexts.md": CONTEXTS_MD,
+            "contexts_rst.rst": CONTEXTS_RST,
+            "_included.md": "Included: {term}`included LLM <LLM>`.\n",
+            "_included.rst": "Included: :term:`included seq2seq <seq2seq>`.\n",
+        }
+    )
+
+
+def test_citations_in_every_context_are_linked(contexts, make_app):
+    app = make_app("html", srcdir=contexts, freshenv=True)
+    app.build()
+    warnings = no_crash(app)
+    odd = [line for line in warnings.splitlines() if line.strip()]
+    assert odd and all("[mlglossary.unknown_term]" in line for line in odd)
+    assert set(term_links(soup_of(app, "contexts.html"))) == LINKED_MD
+    assert set(term_links(soup_of(app, "contexts_rst.html"))) == LINKED_RST
+    # literal blocks keep the role as text
+    markdown = soup_of(app, "contexts.html").get_text()
+    assert "literal {term}`seq2seq` stays text" in markdown and "fenced {term}`seq2seq` stays text" in markdown
+    assert "literal :term:`pipeline` stays text" in soup_of(app, "contexts_rst.html").get_text()
+
+
+@pytest.mark.parametrize("buildername", ["html", "singlehtml", "latex"])
+def test_every_backlink_lands_on_a_citation_of_this_output(contexts, make_app, buildername):
+    """Citations inside ``only`` blocks another format keeps are not listed (their anchor is gone)."""
+    app = make_app(buildername, srcdir=contexts, freshenv=True)
+    app.build()
+    no_crash(app)
+    out = Path(app.outdir)
+    if buildername == "latex":
+        tex = next(out.glob("*.tex")).read_text(encoding="utf-8")
+        labels = set(re.findall(r"\\label\{([^}]*)\}", tex))
+        pagerefs = set(re.findall(r"\\pageref\{([^}]*)\}", tex))
+        assert pagerefs and pagerefs <= labels
+        assert "Only in HTML" not in tex
+        return
+    glossary_page = "index.html" if buildername == "singlehtml" else "glossary.html"
+    glossary = soup_of(app, glossary_page)
+    backlinks = glossary.select(".mlglossary-backlinks a")
+    assert len(backlinks) >= 10
+    for link in backlinks:
+        page, _sep, anchor = link["href"].partition("#")
+        target = soup_of(app, page or glossary_page).find(id=anchor)
+        assert target is not None, link["href"]
