@@ -24,6 +24,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
     from .references import on_missing_reference, on_warn_missing_reference
+    from .sources import pages_for_changed_sources
     from .tooltips import TooltipCards
     from .unused import report_unused
 
@@ -40,6 +41,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(Backlinks)
     app.add_post_transform(CitedOnly)
     app.connect("env-get-updated", pages_to_rewrite)
+    app.connect("env-get-updated", pages_for_changed_sources)
     app.connect("env-updated", reset_cache)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)

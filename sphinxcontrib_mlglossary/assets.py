@@ -27,11 +27,16 @@ def add_static_path(app: Sphinx) -> None:
 def link_assets(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
 ) -> None:
-    """Per-page: Sphinx reverts files added here after the page is written."""
-    if doctree is None or not any(True for _ in doctree.findall(tooltip_cards)):
-        return
-    app.add_css_file(CSS_FILE)
-    app.add_js_file(JS_FILE, loading_method="defer")
+    """Per-page: Sphinx reverts files added here after the page is written.
+
+    Pages with cards get both files; other right-to-left pages get the stylesheet
+    only, which keeps their code blocks left to right under our ``dir="rtl"``.
+    """
+    has_cards = doctree is not None and any(isinstance(node, tooltip_cards) for node in doctree.children)
+    if has_cards or (doctree is not None and direction(app.config.language) == "rtl"):
+        app.add_css_file(CSS_FILE)
+    if has_cards:
+        app.add_js_file(JS_FILE, loading_method="defer")
 
 
 def right_to_left_page(

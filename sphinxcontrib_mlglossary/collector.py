@@ -6,7 +6,7 @@ documents a worker read (appending everything would double-count under ``-j``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.environment.collectors import EnvironmentCollector
 
@@ -28,6 +28,17 @@ def definitions(env: BuildEnvironment) -> dict[str, dict[str, str]]:
     return getattr(env, DEFINITIONS)  # type: ignore[no-any-return]
 
 
+#: attribute on the environment: docname -> {entry id: SourceSpec} for entries not from the bundled glossary
+DEFINITION_SOURCES = "mlglossary_definition_sources"
+
+
+def definition_sources(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
+    """Where each page's entries come from, when not from the bundled glossary."""
+    if not hasattr(env, DEFINITION_SOURCES):
+        setattr(env, DEFINITION_SOURCES, {})
+    return getattr(env, DEFINITION_SOURCES)  # type: ignore[no-any-return]
+
+
 def glossary_page_of(env: BuildEnvironment, entry_id: str) -> str | None:
     """The page that defines an entry, if any (the first in sorted order, for stability)."""
     for docname in sorted(definitions(env)):
@@ -41,13 +52,15 @@ class DefinitionsCollector(EnvironmentCollector):
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         definitions(env).pop(docname, None)
+        definition_sources(env).pop(docname, None)
 
     def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment) -> None:
-        theirs = definitions(other)
-        ours = definitions(env)
-        for docname in docnames:
-            if docname in theirs:
-                ours[docname] = theirs[docname]
+        for table in (definitions, definition_sources):
+            theirs = table(other)
+            ours = table(env)
+            for docname in docnames:
+                if docname in theirs:
+                    ours[docname] = theirs[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         """Nothing to do: the directive records its entries while the page is read."""

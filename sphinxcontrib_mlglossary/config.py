@@ -39,6 +39,10 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_autolink_backlinks": (False, "env", (bool,)),
     # report entries no page cites: False, True/"info" (one info line) or "warning"
     "mlglossary_report_unused": (False, "", (bool, str)),
+    # glossary files of the project, by name: {"hf": "glossaries/hf.md"} (paths relative to conf.py)
+    "mlglossary_sources": ({}, "env", (dict,)),
+    # base URL for relative links in imported Transformers Markdown glossaries
+    "mlglossary_link_base": ("", "env", (str,)),
 }
 
 #: auto-linking modes besides "off"

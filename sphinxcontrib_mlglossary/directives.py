@@ -16,14 +16,15 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from .collector import definitions
+from .collector import definition_sources, definitions
 from .config import app_of, settings
 from .i18n import _
-from .loader import bundled_glossary
+from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import glossary_block
 from .references import API_REFERENCE
 from .sorting import letter, sort_key
+from .sources import BUNDLED, SourceSpec, load, resolve_option
 from .text_direction import direction, list_separator
 from .warnings_ import MlGlossaryWarning, warn
 
@@ -45,11 +46,16 @@ class MlGlossaryDirective(SphinxDirective):
         "terms": directives.unchanged,
         "tags": directives.unchanged,
         "cited-only": directives.flag,
+        "source": directives.unchanged_required,
+        "merge": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
         language = settings(app_of(self.env)).language
-        glossary = bundled_glossary(language)
+        loaded = self._glossary(language)
+        if loaded is None:
+            return []
+        spec, glossary = loaded
         entries = self._select(glossary)
         entries.sort(key=lambda entry: sort_key(entry.name, language))
 
@@ -58,6 +64,7 @@ class MlGlossaryDirective(SphinxDirective):
             wrapper["dir"] = direction(language)
         wrapper["mlglossary_cited_only"] = "cited-only" in self.options
         defined = definitions(self.env).setdefault(self.env.docname, {})
+        before = set(defined)
         for heading, group in groupby(entries, key=lambda entry: letter(entry.name, language)):
             items = [item for entry in group if (item := self._item(entry, glossary, defined)) is not None]
             if not items:
@@ -67,12 +74,38 @@ class MlGlossaryDirective(SphinxDirective):
             glossary_node["sorted"] = False  # already in the language's order
             glossary_node += nodes.definition_list("", *items, classes=["glossary"])
             wrapper += [rubric, glossary_node]
+        if not spec.bundled:
+            sources = definition_sources(self.env).setdefault(self.env.docname, {})
+            sources.update((entry_id, spec) for entry_id in set(defined) - before)
         self.set_source_info(wrapper)
         # We ship the translations ourselves: keep our text out of the project's .pot
         # and away from its translated messages.
         for text_node in wrapper.findall(nodes.TextElement):
             text_node["translatable"] = False
         return [wrapper]
+
+    def _glossary(self, language: str) -> tuple[SourceSpec, Glossary] | None:
+        """The glossary to show: bundled, ``:source:``, or ``:source:`` merged on top (None after an error)."""
+        app = app_of(self.env)
+        if "source" not in self.options:
+            if "merge" in self.options:
+                warn(
+                    MlGlossaryWarning.OPTION,
+                    "mlglossary :merge: needs :source: (the file to merge); showing the bundled glossary",
+                    location=self.get_location(),
+                )
+            return BUNDLED, bundled_glossary(language)
+        spec = resolve_option(self.env, app, self.options["source"], "merge" in self.options)
+        self.env.note_dependency(spec.path)
+        try:
+            return spec, load(app, spec, language, location=self.get_location())
+        except GlossaryDataError as error:
+            warn(
+                MlGlossaryWarning.DATA,
+                f"mlglossary :source: {self.options['source']}: {error}",
+                location=self.get_location(),
+            )
+            return None
 
     def _select(self, glossary: Glossary) -> list[Entry]:
         """The entries the ``:terms:`` and ``:tags:`` options ask for (all when neither is set)."""

@@ -18,7 +18,7 @@ from sphinx.util.docutils import new_document
 from .backlinks import build_index
 from .collector import definitions, user_terms
 from .config import settings
-from .loader import bundled_glossary
+from .sources import entry_for
 from .tooltips import our_summary, plain_inline
 
 if TYPE_CHECKING:
@@ -55,14 +55,13 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     env = app.env
     builder = app.builder
     current = settings(app)
-    glossary = bundled_glossary(current.language)
     index = build_index(env, current.backlinks_from_glossary)
     document = new_document("<mlglossary>")
     document.settings.env = env
     terms: list[dict[str, Any]] = []
     for docname in sorted(definitions(env)):
         for entry_id, anchor in definitions(env)[docname].items():
-            entry = glossary.get(entry_id)
+            entry = entry_for(app, docname, entry_id, current.language)
             if entry is None:
                 continue
             inline, plain = our_summary(env, current.language, entry.id, entry.summary, document)

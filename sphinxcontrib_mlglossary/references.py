@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from sphinx.util.nodes import make_refnode
 
 from .autolink import AUTOLINK
+from .canonical_terms import WRITTEN_TARGET
 from .collector import definitions
 from .config import settings
 from .loader import bundled_glossary
-from .matching import inflected_matches
+from .matching import inflected_matches, resolve_term
 from .warnings_ import MlGlossaryWarning, warn
 
 if TYPE_CHECKING:
@@ -44,6 +45,11 @@ def on_missing_reference(
         )
         node[AMBIGUOUS] = True
         return None
+    if not matches and node.get(WRITTEN_TARGET):
+        # the role made the target canonical for the bundled glossary, but the page's
+        # glossary (a :source: file) may name the entry otherwise: try what was written
+        found = resolve_term(env, node[WRITTEN_TARGET])
+        matches = [(node[WRITTEN_TARGET], found)] if found is not None else []
     if not matches:
         return None
     docname, anchor = matches[0][1]

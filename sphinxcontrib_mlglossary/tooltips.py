@@ -22,6 +22,7 @@ from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_inline
 from .nodes import tooltip_card, tooltip_cards
+from .sources import entry_for
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -40,13 +41,13 @@ class Target:
 
 
 #: (language, entry id) -> rendered summary of our entries; rendered once per process
-_SUMMARIES: dict[tuple[str, str], tuple[tuple[nodes.Node, ...], str]] = {}
+_SUMMARIES: dict[tuple[str, str, str], tuple[tuple[nodes.Node, ...], str]] = {}
 
 
 def our_summary(
     env: BuildEnvironment, language: str, entry_id: str, summary: str, document: nodes.document
 ) -> tuple[tuple[nodes.Node, ...], str]:
-    key = (language, entry_id)
+    key = (language, entry_id, summary)  # the summary too: an entry id may come from several glossary files
     if key not in _SUMMARIES:
         # roles such as {term} are only looked up through Sphinx's domains while reading;
         # outside that phase, switch the lookup on for the time of the render
@@ -67,11 +68,11 @@ def _targets_by_anchor(
     env: BuildEnvironment, document: nodes.document, language: str
 ) -> dict[str, list[tuple[str, Any]]]:
     """anchor -> [(docname, lazy target)] for every glossary term of the project."""
-    glossary = bundled_glossary(language)
+    app = app_of(env)
     table: dict[str, list[tuple[str, Any]]] = {}
     for docname, entries in definitions(env).items():
         for entry_id, anchor in entries.items():
-            entry = glossary.get(entry_id)
+            entry = entry_for(app, docname, entry_id, language)
             if entry is not None:
                 table.setdefault(anchor, []).append((docname, entry))
     for docname, terms in user_terms(env).items():
@@ -91,7 +92,10 @@ class TooltipCards(SphinxPostTransform):
         current = settings(app_of(self.env))
         if not current.tooltips:
             return
-        links = [ref for ref in self.document.findall(nodes.reference) if _is_term_link(ref)]
+        tags = app_of(self.env).tags
+        links = [
+            ref for ref in self.document.findall(nodes.reference) if _is_term_link(ref) and not _dropped(ref, tags)
+        ]
         if not links:
             return
         with_cards = app_of(self.env).builder.name not in {"epub", "epub3"}
@@ -204,6 +208,20 @@ def _is_term_link(reference: nodes.reference) -> bool:
     first = reference.children[0]
     classes = first.get("classes", ()) if isinstance(first, nodes.Element) else ()
     return "std-term" in classes or AUTOLINK_CLASS in classes
+
+
+def _dropped(reference: nodes.reference, tags: Any) -> bool:
+    """Inside an ``only`` block this format leaves out (those are removed after this transform)."""
+    parent = reference.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.only):
+            try:
+                if not tags.eval_condition(parent["expr"]):
+                    return True
+            except Exception:
+                pass  # Sphinx keeps a block it can't evaluate, and so do we
+        parent = parent.parent
+    return False
 
 
 def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .backlinks import build_index
 from .collector import definitions
 from .config import settings
-from .loader import bundled_glossary
+from .sources import entry_for
 from .warnings_ import MlGlossaryWarning, logger, warn
 
 if TYPE_CHECKING:
@@ -18,7 +18,6 @@ def unused_entries(app: Sphinx) -> tuple[list[str], int]:
     """Names of the entries shown on glossary pages that no page cites, and how many are shown."""
     current = settings(app)
     index = build_index(app.env, include_glossary=False)
-    glossary = bundled_glossary(current.language)
     shown: dict[str, tuple[str, str]] = {}
     for docname in sorted(definitions(app.env)):
         for entry_id, anchor in definitions(app.env)[docname].items():
@@ -26,7 +25,7 @@ def unused_entries(app: Sphinx) -> tuple[list[str], int]:
     unused = []
     for entry_id, home in shown.items():
         if not index.get(home):
-            entry = glossary.get(entry_id)
+            entry = entry_for(app, home[0], entry_id, current.language)
             unused.append(entry.name if entry is not None else entry_id)
     return sorted(unused, key=str.casefold), len(shown)
 

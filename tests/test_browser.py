@@ -416,6 +416,17 @@ def test_right_to_left_page(site, open_page):
         assert text["titleLeft"] == pytest.approx(text["left"], abs=1)
 
 
+def test_code_stays_left_to_right_on_right_to_left_pages(site, open_page):
+    page = open_page(site["rtl"] / "glossary.html")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    blocks = page.locator("div.mlglossary div.highlight pre")
+    assert blocks.count() > 0
+    directions = blocks.evaluate_all("(all) => all.map((pre) => getComputedStyle(pre).direction)")
+    assert set(directions) == {"ltr"}
+    # the entries' own text stays right to left
+    assert page.locator("dl.glossary > dd > p").first.evaluate("(p) => getComputedStyle(p).direction") == "rtl"
+
+
 def test_reduced_motion_disables_the_transition(site, open_page):
     page = open_page(site["hover"] / "index.html")
     card = page.locator(".mlglossary-card").first

@@ -145,7 +145,8 @@ def test_license_comment_and_introduction_are_not_entries(english):
 def test_relative_links_are_reported_once_or_prefixed(english):
     [notice] = [n for n in english.notices if "relative" in n.message]
     assert notice.line == 49
-    assert "[multi-GPU guide](perf_train_gpu_many#dataparallel)" in entry(english, "dataparallel").body
+    body = entry(english, "dataparallel").body
+    assert "multi-GPU guide" in body and "perf_train_gpu_many" not in body  # no broken link
     based = read_source(FIXTURES / "glossary_en.md", language="en", link_base="https://docs.example.org/en/")
     assert "(https://docs.example.org/en/perf_train_gpu_many#dataparallel)" in entry(based, "dataparallel").body
     assert not [n for n in based.notices if "relative" in n.message]

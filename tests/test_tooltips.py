@@ -127,3 +127,10 @@ def test_card_text_stays_out_of_the_search_index(root_app):
     found = found if isinstance(found, list) else [found]
     # "Read more" exists on citing pages only inside cards: they must not match it
     assert data["docnames"].index("index") not in found
+
+
+def test_static_assets_stay_under_8_kb():
+    from sphinxcontrib_mlglossary.assets import CSS_FILE, JS_FILE, STATIC_DIR
+
+    sizes = {name: (STATIC_DIR / name).stat().st_size for name in (CSS_FILE, JS_FILE)}
+    assert sum(sizes.values()) < 8 * 1024, sizes

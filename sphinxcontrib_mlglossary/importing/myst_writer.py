@@ -274,16 +274,23 @@ class MystWriter:
                 "(fix the anchor or link to the page it belongs to)",
             )
             return f"[{label}]({href}{suffix})"
-        return f"[{label}]({self._target(href, state)}{suffix})"
+        destination = self._target(href, state)
+        if destination is None:
+            return label  # a page of another site, and no base to reach it: keep the words
+        return f"[{label}]({destination}{suffix})"
 
-    def _target(self, href: str, state: _Inline) -> str:
-        """Absolute links stay, relative ones get the link base (or are reported once)."""
+    def _target(self, href: str, state: _Inline) -> str | None:
+        """Absolute links stay, relative ones get the link base (None without one, reported once).
+
+        A relative link points into the documentation the glossary came from; kept as
+        is, it would become a broken cross-reference in the project that loads it.
+        """
         if not href or _SCHEME.match(href) or href.startswith(("#", "/")):
             return href
         if self.context.link_base:
             return self.context.link_base.rstrip("/") + "/" + href
         self.context.relative_lines.append(state.line)
-        return href
+        return None
 
 
 @dataclass(frozen=True, slots=True)

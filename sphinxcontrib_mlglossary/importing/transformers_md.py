@@ -112,8 +112,9 @@ def read_transformers_markdown(
             Notice(
                 "info",
                 "markup",
-                f"{path}:{lines[0]}: relative links were kept relative (lines {', '.join(map(str, lines))}); "
-                "give a link base (the URL of the documentation they point into) to make them absolute.",
+                f"{path}:{lines[0]}: relative links were kept as plain text (lines {', '.join(map(str, lines))}); "
+                "give a link base (the URL of the documentation they point into: --link-base, or "
+                "mlglossary_link_base in conf.py) to keep them as links.",
                 line=lines[0],
             )
         )
