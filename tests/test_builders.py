@@ -1,28 +1,103 @@
-"""Every builder takes a project using the extension, without warnings or stray HTML."""
+"""Every builder takes a project using the extension, without warnings, tracebacks or stray HTML.
+
+The matrix runs on the MyST and reST test roots and on a copy of ``example_docs``
+(English only: its translations are built elsewhere). ``linkcheck`` runs with every
+URL ignored and the network taken away, so it checks the extension's links without
+making a request.
+"""
 
 from __future__ import annotations
 
-import pytest
+import json
+import shutil
+import socket
+from pathlib import Path
 
-BUILDERS = ["html", "dirhtml", "singlehtml", "epub", "latex", "text", "man", "texinfo", "gettext", "xml", "pseudoxml"]
+import pytest
+import requests
+
+BUILDERS = [
+    "html",
+    "dirhtml",
+    "singlehtml",
+    "epub",
+    "latex",
+    "text",
+    "man",
+    "texinfo",
+    "gettext",
+    "xml",
+    "pseudoxml",
+    "linkcheck",
+    "dummy",
+]
+#: output suffixes of the formats where HTML markup would show as text
+PLAIN_OUTPUTS = {"text": ".txt", "man": ".1", "texinfo": ".texi", "latex": ".tex"}
+#: what leaked HTML (cards, backlinks, glossary markup) would look like
+STRAY_HTML = ("<span", "<div", "<dt", "<dd", "<p ", "<a href", "mlglossary-card", "data-mlglossary")
+EXAMPLE_DOCS = Path(__file__).parent.parent / "example_docs"
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """Record, and refuse, every HTTP request and socket connection the build attempts."""
+    attempts: list[str] = []
+
+    def refuse(target):
+        attempts.append(str(target))
+        raise OSError(f"network access during a test build: {target}")
+
+    monkeypatch.setattr(requests.Session, "request", lambda self, method, url, *a, **k: refuse(url))
+    monkeypatch.setattr(socket.socket, "connect", lambda self, address: refuse(address))
+    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(address))
+    return attempts
+
+
+def build_and_check(app, buildername: str, offline: list[str]) -> list[Path]:
+    app.build()
+    assert app.warning.getvalue() == ""
+    assert offline == []
+    outputs = [p for p in Path(app.outdir).rglob("*") if p.is_file()]
+    if buildername == "dummy":
+        return outputs
+    assert outputs
+    if buildername == "linkcheck":
+        lines = (Path(app.outdir) / "output.json").read_text(encoding="utf-8").splitlines()
+        report = [json.loads(line) for line in lines if line.strip()]
+        web = [result for result in report if result["uri"].startswith("https://")]
+        assert len(web) >= 20  # the glossary's own web links were seen; none was fetched
+        assert {result["status"] for result in report} == {"ignored"}
+    if buildername in PLAIN_OUTPUTS:
+        text = "\n".join(
+            p.read_text(encoding="utf-8", errors="replace") for p in outputs if p.suffix == PLAIN_OUTPUTS[buildername]
+        )
+        assert "masked language modeling (MLM)" in text
+        leaked = [marker for marker in STRAY_HTML if marker in text]
+        assert leaked == []
+    return outputs
+
+
+def overrides(buildername: str) -> dict[str, object]:
+    return {"linkcheck_ignore": [r".*"], "linkcheck_timeout": 1} if buildername == "linkcheck" else {}
 
 
 @pytest.mark.parametrize("buildername", BUILDERS)
 @pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
-def test_builder(root_app, twin, buildername):
-    app = root_app(buildername, twin)
-    app.build()
-    assert app.warning.getvalue() == ""
-    outputs = [p for p in app.outdir.rglob("*") if p.is_file()]
-    assert outputs
-    if buildername in {"text", "man", "texinfo", "latex"}:
-        text = "\n".join(
-            p.read_text(encoding="utf-8", errors="replace")
-            for p in outputs
-            if p.suffix in {".txt", ".1", ".texi", ".tex"}
-        )
-        assert "masked language modeling (MLM)" in text
-        assert "<dt" not in text and "<div" not in text
+def test_builder(root_app, twin, buildername, offline):
+    app = root_app(buildername, twin, confoverrides=overrides(buildername))
+    build_and_check(app, buildername, offline)
+
+
+@pytest.mark.parametrize("buildername", BUILDERS)
+def test_builder_on_example_docs(make_app, tmp_path, buildername, offline):
+    srcdir = tmp_path / "example_docs"
+    shutil.copytree(EXAMPLE_DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "locales"))
+    # epub insists on a version and a copyright, which the example leaves out
+    epub = {"version": "1.0", "copyright": "the example's authors"} if buildername == "epub" else {}
+    app = make_app(
+        buildername, srcdir=srcdir, freshenv=True, confoverrides={"language": "en", **epub, **overrides(buildername)}
+    )
+    build_and_check(app, buildername, offline)
 
 
 def test_dirhtml_links(root_app):

@@ -9,6 +9,7 @@ is reported as ``mlglossary.markup``. A browser test checks that nothing runs.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -184,6 +185,39 @@ def test_dropped_markup_is_reported_as_markup_warnings(hostile_site):
     # summary problems point at the data file and the entry's line, not at a citing page
     summary_warnings = [line for line in warnings if "alert(4)" in line]
     assert summary_warnings and all("en.toml:" in line for line in summary_warnings)
+
+
+def test_glossary_json_summaries_hold_no_markup_from_the_data(hostile_site):
+    data = json.loads((Path(hostile_site.outdir) / "glossary.json").read_text(encoding="utf-8"))
+    hostile = next(term for term in data["terms"] if term["id"] == "script-term")
+    assert hostile["name"] == NAME  # plain data: whoever shows it escapes it
+    summary = BeautifulSoup(hostile["summary"]["html"], "html.parser")
+    assert_inert(summary, "glossary.json")
+    assert summary.find(["script", "img", "a"]) is None
+    assert summary.find("em").get_text() == "emphasis"
+
+
+def test_a_hostile_file_named_by_the_directive(project, make_app):
+    """The user-facing path: ``:source:`` names the file (skipped before that option exists)."""
+    pytest.importorskip("sphinxcontrib_mlglossary.sources")
+    srcdir = project(
+        {
+            "theirs.md": "# Their glossary\n\n```{mlglossary}\n:source: hostile.toml\n```\n",
+            "citing.md": PAGE,
+        }
+    )
+    (srcdir / "glossary.md").unlink()  # only the hostile file defines terms here
+    (srcdir / "hostile.toml").write_text(hostile_glossary(), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    pages = html_pages(Path(app.outdir))
+    for name, soup in pages.items():
+        assert_inert(soup, name)
+    assert NAME in pages["theirs.html"].find(id="term-script-term").get_text()
+    assert len(pages["citing.html"].select("a.mlglossary-term")) == 5
+    warnings = app.warning.getvalue()
+    assert "raw html markup '<script>window.__pwned=7;alert(7)</script>' was dropped" in warnings
+    assert "Traceback" not in warnings
 
 
 def test_entries_cannot_read_files_outside_the_project(use_glossary, project, make_app):
