@@ -153,7 +153,9 @@ class MlGlossaryDirective(SphinxDirective):
         if term is None:
             return None
         defined[entry.id] = entry.anchor
-        body = render_blocks(entry.body, document)
+        # warnings about the body point at the entry in its data file, not at this page
+        location = f"{glossary.source}:{entry.line}" if glossary.source else None
+        body = render_blocks(entry.body, document, location=location)
         for block in body:
             if isinstance(block, nodes.Element):
                 for xref in block.findall(addnodes.pending_xref):

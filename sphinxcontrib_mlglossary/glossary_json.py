@@ -8,6 +8,7 @@ summaries, URLs and backlinks without scraping HTML. The format is described by
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +23,11 @@ from .sources import entry_for
 from .tooltips import our_summary, plain_inline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
 
 FILENAME = "glossary.json"
 SCHEMA_PATH = Path(__file__).parent / "schema" / "glossary.schema.json"
@@ -36,9 +40,34 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: write ``glossary.json`` into the output directory."""
     if exception is not None or app.builder.name not in _SITE_BUILDERS:
         return
-    data = glossary_data(app)
+    with _as_page(app.env, app.config.root_doc):
+        data = glossary_data(app)
     path = Path(app.outdir) / FILENAME
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+@contextmanager
+def _as_page(env: BuildEnvironment, docname: str) -> Iterator[None]:
+    """Rendering summaries after the build needs a current page (Sphinx 7.3 asks for one)."""
+    current = getattr(env, "current_document", None)
+    if current is not None and hasattr(current, "docname"):  # Sphinx 8.2 and later
+        saved = current.docname
+        current.docname = docname
+        try:
+            yield
+        finally:
+            current.docname = saved
+        return
+    missing = object()
+    previous = env.temp_data.get("docname", missing)
+    env.temp_data["docname"] = docname
+    try:
+        yield
+    finally:
+        if previous is missing:
+            env.temp_data.pop("docname", None)
+        else:
+            env.temp_data["docname"] = previous
 
 
 def _url(builder: Builder, docname: str, anchor: str) -> str:

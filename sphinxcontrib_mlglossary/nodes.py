@@ -31,8 +31,13 @@ def _as_container(fmt: str) -> tuple[Any, Any]:
     return (lambda self, node: self.visit_container(node), lambda self, node: self.depart_container(node))
 
 
-class tooltip_cards(nodes.General, nodes.Element):
-    """The per-page block holding one card per cited term."""
+class tooltip_cards(nodes.comment):
+    """The per-page block holding one card per cited term.
+
+    A ``comment`` to everything but our own visitors: Sphinx's search indexer skips
+    comments, so card text stays out of the citing pages' search entries on every
+    supported Sphinx (the ``no-search`` class it also carries works from Sphinx 8 on).
+    """
 
 
 class tooltip_card(nodes.General, nodes.Element):

@@ -105,9 +105,22 @@ def _trie_regex(words: Iterable[str]) -> str:
             node = node.setdefault(char, {})
         node[""] = {}
 
+    def piece(char: str) -> str:
+        return r"\s+" if char == " " else re.escape(char)
+
     def emit(node: dict) -> str:  # type: ignore[type-arg]
+        # Runs of single-child nodes are walked in a loop, so recursion happens only at
+        # branch points: a 1,000-character name costs no 1,000 stack frames.
         ending = "" in node
-        branches = [(r"\s+" if char == " " else re.escape(char)) + emit(child) for char, child in sorted(node.items()) if char]
+        branches = []
+        for char, child in sorted(node.items()):
+            if not char:
+                continue
+            run = [piece(char)]
+            while len(child) == 1 and "" not in child:
+                ((char, child),) = child.items()
+                run.append(piece(char))
+            branches.append("".join(run) + emit(child))
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
