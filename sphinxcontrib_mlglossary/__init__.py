@@ -25,7 +25,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .i18n import CATALOG, LOCALE_DIR
     from .references import on_missing_reference, on_warn_missing_reference
     from .sources import pages_for_changed_sources
-    from .tooltips import TooltipCards
+    from .tooltips import TooltipCards, reset_card_cache
     from .unused import report_unused
 
     config.register(app)
@@ -43,6 +43,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("env-get-updated", pages_for_changed_sources)
     app.connect("env-updated", reset_cache)
+    app.connect("builder-inited", reset_card_cache)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
     assets.register(app)

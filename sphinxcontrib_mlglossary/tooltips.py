@@ -7,6 +7,7 @@ collected in write-phase hooks, where it would be lost under parallel builds.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,15 @@ class Target:
     #: inline nodes of the summary (copied before use)
     summary: tuple[nodes.Node, ...]
     plain: str
+
+
+#: (href, output folder, language, card id) -> the card's HTML; emptied when a build starts
+_CARD_HTML: dict[tuple[str, str, str, str], str] = {}
+
+
+def reset_card_cache(*args: Any) -> None:
+    """``builder-inited``: cards of an earlier build in this process (other builder, config) don't apply."""
+    _CARD_HTML.clear()
 
 
 #: (language, entry id) -> rendered summary of our entries; rendered once per process
@@ -102,22 +112,48 @@ class TooltipCards(SphinxPostTransform):
         fromdoc = self.env.docname
         table = _targets_by_anchor(self.env, self.document, current.language)
         uris: dict[str, str] = {}
-        cards: dict[str, tooltip_card] = {}
+        targets: dict[str, Target] = {}
         for link in links:
             href, target = self._locate(link, fromdoc, table, uris)
             if target is None:
                 continue
-            if href not in cards:
-                cards[href] = self._card(href, target, current.language, len(cards), fromdoc)
+            targets.setdefault(href, target)
             link["classes"].append("mlglossary-term")
-            plain = cards[href]["plain"]
+            plain = " ".join(target.plain.split())
             if plain and "reftitle" not in link:
                 link["reftitle"] = plain
-        if cards and with_cards:
+        if targets and with_cards:
             # "no-search": card text belongs to the glossary page, not to every citing page
             block = tooltip_cards(trigger=current.tooltip_trigger, classes=["no-search"])
-            block.extend(cards.values())
+            block.extend(self._cards(targets, current.language, fromdoc))
             self.document += block
+
+    def _cards(self, targets: dict[str, Target], language: str, fromdoc: str) -> list[nodes.Node]:
+        """One card per target, as HTML rendered once per output directory and reused.
+
+        A card reads the same on every page of a directory (its links are relative),
+        so rendering it once instead of once per citing page keeps the write phase
+        close to a plain build's. Builders without ``render_partial`` get the nodes.
+        """
+        builder = app_of(self.env).builder
+        render = getattr(builder, "render_partial", None)
+        folder = "" if builder.name == "singlehtml" else posixpath.dirname(builder.get_target_uri(fromdoc))
+        if fromdoc in definitions(self.env) or fromdoc in user_terms(self.env):
+            folder = "page:" + fromdoc  # links to terms on this very page are written "#id" here
+        found: list[nodes.Node] = []
+        used: set[str] = set()
+        for index, (href, target) in enumerate(targets.items()):
+            card_id = "mlglossary-card-" + (nodes.make_id(href) or str(index))
+            if card_id in used or render is None:
+                card_id = f"mlglossary-card-{index}"
+                found.append(self._card(href, target, language, card_id, fromdoc))
+                continue
+            used.add(card_id)
+            key = (href, folder, language, card_id)
+            if key not in _CARD_HTML:
+                _CARD_HTML[key] = render(self._card(href, target, language, card_id, fromdoc))["fragment"]
+            found.append(nodes.raw("", _CARD_HTML[key], format="html"))
+        return found
 
     def _locate(
         self, link: nodes.reference, fromdoc: str, table: dict[str, list[tuple[str, Any]]], uris: dict[str, str]
@@ -151,8 +187,8 @@ class TooltipCards(SphinxPostTransform):
         abbreviation = info.abbreviations[0] if info.abbreviations else ""
         return Target(info.name, abbreviation, inline, plain)
 
-    def _card(self, href: str, target: Target, language: str, index: int, fromdoc: str) -> tooltip_card:
-        card = tooltip_card(ids=[f"mlglossary-card-{index}"], href=href, plain=" ".join(target.plain.split()))
+    def _card(self, href: str, target: Target, language: str, card_id: str, fromdoc: str) -> tooltip_card:
+        card = tooltip_card(ids=[card_id], href=href, plain=" ".join(target.plain.split()))
         # say the card's direction whenever it differs from the page's (an English card on
         # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
         if direction(language) != direction(app_of(self.env).config.language):
