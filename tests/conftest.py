@@ -34,3 +34,18 @@ def root_app(make_app, tmp_path_factory):
         return make_app(buildername, srcdir=srcdir, **kwargs)
 
     return factory
+
+
+@pytest.fixture
+def make_app(make_app):
+    """Sphinx's ``make_app``, with warning types shown (Sphinx 7.3 hides them by default).
+
+    Tests check the ``[mlglossary.<subtype>]`` suffix; Sphinx 8 and later show it anyway.
+    """
+
+    def factory(*args, **kwargs):
+        overrides = dict(kwargs.pop("confoverrides", None) or {})
+        overrides.setdefault("show_warning_types", True)
+        return make_app(*args, confoverrides=overrides, **kwargs)
+
+    return factory

@@ -131,7 +131,14 @@ def test_random_pages_build_and_every_resolvable_citation_links(data: st.DataObj
         for name, page in pages.items():
             (srcdir / f"{name}.md").write_text("\n".join(page.lines), encoding="utf-8")
         warnings = StringIO()
-        app = SphinxTestApp("html", srcdir=srcdir, freshenv=True, status=StringIO(), warning=warnings)
+        app = SphinxTestApp(
+            "html",
+            srcdir=srcdir,
+            freshenv=True,
+            confoverrides={"show_warning_types": True},  # Sphinx 7.3 hides the [type.subtype] suffix
+            status=StringIO(),
+            warning=warnings,
+        )
         try:
             app.build()
         finally:
