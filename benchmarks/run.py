@@ -101,7 +101,15 @@ COMPARISONS = {
 
 
 def measure(
-    workdir: Path, *, pages: int, citations: int, terms: int, fmt: str, pairs: int, compare: str = "extension"
+    workdir: Path,
+    *,
+    pages: int,
+    citations: int,
+    terms: int,
+    fmt: str,
+    pairs: int,
+    compare: str = "extension",
+    warmup: int = 1,
 ) -> dict[str, object]:
     variants = {}
     for name, extension, autolink in COMPARISONS[compare]:
@@ -120,7 +128,7 @@ def measure(
     def record(variant: str, key: str, value: float) -> None:
         results[variant].setdefault(key, []).append(value)
 
-    for pair in range(pairs + 1):  # pair 0 warms caches up and is dropped
+    for pair in range(1 - warmup, pairs + 1):  # pairs below 1 warm caches up and are dropped
         for variant, src in variants.items():
             out = workdir / variant / "out"
             serial = sphinx(src, out, "-E")
@@ -128,7 +136,7 @@ def measure(
             page = src / f"page{pages // 2:04d}.{fmt}"
             page.write_text(page.read_text() + f"\nEdited in pair {pair}.\n")
             incremental = sphinx(src, out)
-            if pair == 0:
+            if pair < 1:
                 continue
             record(variant, "serial_s", serial.seconds)
             record(variant, "serial_cpu_s", serial.cpu_seconds)
@@ -146,11 +154,10 @@ def measure(
         "terms": terms,
         "format": fmt,
         "pairs": pairs,
+        "warmup_pairs": warmup,
         "medians": {v: {k: statistics.median(vals) for k, vals in r.items()} for v, r in results.items()},
         "ratios": {
-            key: statistics.median(
-                a / b for a, b in zip(results[candidate][key], results[baseline][key], strict=True)
-            )
+            key: statistics.median(a / b for a, b in zip(results[candidate][key], results[baseline][key], strict=True))
             for key in results[baseline]
         },
         "extension_bytes_per_page": extension_bytes_per_page(workdir / candidate / "out"),
@@ -177,6 +184,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--terms", type=int, default=51)
     parser.add_argument("--format", choices=["md", "rst"], default="md")
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=1, help="pairs run first and dropped")
     parser.add_argument("--json", type=Path, help="also write the report here")
     parser.add_argument("--workdir", type=Path, help="keep the projects here (default: a temporary folder)")
     parser.add_argument(
@@ -196,6 +204,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             fmt=args.format,
             pairs=args.pairs,
             compare=args.compare,
+            warmup=args.warmup,
         )
     print(
         f"{args.compare}: {args.pages} pages x {args.citations} citations, {args.terms} terms, "
