@@ -7,6 +7,7 @@ summaries, URLs and backlinks without scraping HTML. The format is described by
 
 from __future__ import annotations
 
+import hashlib
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,10 +41,50 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: write ``glossary.json`` into the output directory."""
     if exception is not None or app.builder.name not in _SITE_BUILDERS:
         return
+    path = Path(app.outdir) / FILENAME
+    stamp = Path(app.doctreedir) / f"mlglossary-{app.builder.name}-json.sha1"
+    fingerprint = _inputs_fingerprint(app)
+    if fingerprint and path.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+        return  # an incremental build that changed nothing the file shows
     with _as_page(app.env, app.config.root_doc):
         data = glossary_data(app)
-    path = Path(app.outdir) / FILENAME
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    if fingerprint:
+        stamp.write_text(fingerprint)
+
+
+def _inputs_fingerprint(app: Sphinx) -> str:
+    """A hash of everything ``glossary.json`` is made from ("" when that can't be told).
+
+    The backlink digests (computed on ``env-get-updated``) already cover citations and
+    page titles; glossary files, definitions and the project's own terms are added here.
+    """
+    from .backlinks import DIGESTS
+    from .sources import FINGERPRINTS
+
+    env = app.env
+    digests = getattr(env, DIGESTS, None)
+    if digests is None or not settings(app).backlinks:
+        return ""
+    user = sorted(
+        (docname, anchor, text, paragraph.astext() if paragraph is not None else "")
+        for docname, terms in user_terms(env).items()
+        for anchor, (text, paragraph) in terms.items()
+    )
+    from . import __version__
+
+    parts = (
+        FORMAT_VERSION,
+        __version__,
+        sorted(digests.items()),
+        sorted(getattr(env, FINGERPRINTS, {}).items()),
+        sorted((docname, sorted(entries.items())) for docname, entries in definitions(env).items()),
+        user,
+        app.config.project,
+        settings(app),
+        app.config.root_doc,
+    )
+    return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
 @contextmanager

@@ -116,3 +116,34 @@ def test_unused_report_off_by_default(root_app):
     app = root_app("html", "basic-md")
     app.build()
     assert "cited by no page" not in app._status.getvalue() + app._warning.getvalue()
+
+
+def test_incremental_builds_rewrite_the_file_only_when_its_inputs_change(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    from .conftest import ROOTS
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-basic-md", src)
+    out, clean = tmp_path / "out", tmp_path / "clean"
+
+    def build(target, *extra):
+        result = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(target)],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+
+    build(out)
+    written = (out / "glossary.json").stat().st_mtime_ns
+    (src / "guide.md").write_text((src / "guide.md").read_text() + "\nPlain words, no citation.\n")
+    build(out)
+    assert (out / "glossary.json").stat().st_mtime_ns == written  # nothing it shows changed
+    (src / "guide.md").write_text((src / "guide.md").read_text() + "\nNow citing {term}`ZeRO` again.\n")
+    build(out)
+    build(clean, "-E")
+    assert (out / "glossary.json").read_text() == (clean / "glossary.json").read_text()
+    assert (out / "glossary.json").stat().st_mtime_ns != written
