@@ -16,7 +16,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     from . import assets, config, nodes
     from .autolink import AutoLinker
-    from .backlinks import Backlinks, CitedOnly, pages_to_rewrite, reset_cache
+    from .backlinks import Backlinks, CitedOnly, reset_cache
     from .canonical_terms import term_role
     from .citations import CitationsCollector, WrapBareCitations
     from .collector import DefinitionsCollector, UserTermsCollector
@@ -24,6 +24,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
     from .references import on_missing_reference, on_warn_missing_reference
+    from .rewrites import note_touched, pages_to_rewrite
     from .sources import pages_for_changed_sources
     from .tooltips import TooltipCards, reset_card_cache
     from .unused import report_unused
@@ -40,6 +41,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(WrapBareCitations)
     app.add_post_transform(Backlinks)
     app.add_post_transform(CitedOnly)
+    app.connect("env-purge-doc", note_touched)
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("env-get-updated", pages_for_changed_sources)
     app.connect("env-updated", reset_cache)
@@ -55,7 +57,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 3,
+        "env_version": 4,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -18,10 +18,21 @@ JS_FILE = "mlglossary.js"
 CSS_FILE = "mlglossary.css"
 
 
-def add_static_path(app: Sphinx) -> None:
-    """Ship the assets with HTML output only (not LaTeX, not epub: no scripts there)."""
-    if app.builder.format == "html" and app.builder.name not in {"epub", "epub3"}:
-        app.config.html_static_path.append(str(STATIC_DIR))
+def copy_assets(app: Sphinx, exception: Exception | None) -> None:
+    """Ship the assets with HTML output only (not LaTeX, not epub: no scripts there).
+
+    Copied at the end of the build rather than added to ``html_static_path``: changing
+    a config value makes the next build report "the configuration has changed".
+    """
+    if exception is not None or app.builder.format != "html" or app.builder.name in {"epub", "epub3"}:
+        return
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    for name in (JS_FILE, CSS_FILE):
+        content = (STATIC_DIR / name).read_bytes()
+        target = static / name
+        if not target.exists() or target.read_bytes() != content:
+            target.write_bytes(content)
 
 
 def link_assets(
@@ -52,5 +63,5 @@ def right_to_left_page(
 
 def register(app: Sphinx) -> None:
     app.connect("html-page-context", right_to_left_page)
-    app.connect("builder-inited", add_static_path)
+    app.connect("build-finished", copy_assets)
     app.connect("html-page-context", link_assets)

@@ -1,13 +1,12 @@
 """Backlinks under each glossary entry: the pages (and sections) that cite it.
 
 Drawn by a post-transform on the glossary page from the citations every page
-recorded at read time. On incremental builds, ``env-get-updated`` names the glossary
-pages whose backlinks changed, so Sphinx rewrites them without re-reading.
+recorded at read time. On incremental builds, :mod:`.rewrites` asks which glossary
+pages' backlinks changed, so Sphinx rewrites them without re-reading.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -16,21 +15,21 @@ from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import make_refnode
 
-from .citations import Citation, citations
+from .citations import AUTO, IN_GLOSSARY, PageCitations, citations
 from .collector import definitions, user_terms
 from .config import app_of, settings
 from .i18n import _
 from .matching import resolve_term
 from .nodes import backlink_page, glossary_block
+from .rewrites import sha1
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-#: (docname, anchor) of a glossary term -> [(citing docname, citations there)] in reading order
-Index = dict[tuple[str, str], list[tuple[str, list[Citation]]]]
-
-DIGESTS = "mlglossary_backlink_digests"
+#: (docname, anchor) of a glossary term -> [(citing docname, positions of its citations there)],
+#: citing pages in reading order (positions index that page's :class:`PageCitations`)
+Index = dict[tuple[str, str], list[tuple[str, list[int]]]]
 
 
 def _glossary_pages(env: BuildEnvironment, with_user_glossaries: bool) -> set[str]:
@@ -50,23 +49,50 @@ def reading_order(env: BuildEnvironment) -> list[str]:
     return [*order, *sorted(set(env.all_docs) - set(order))]
 
 
+class _Resolver:
+    """Which entries a page's citations count for, with each distinct target resolved once.
+
+    A large project cites the same few dozen names tens of thousands of times.
+    """
+
+    def __init__(self, env: BuildEnvironment, include_glossary: bool) -> None:
+        self.env = env
+        self.app = app_of(env)
+        self.include_glossary = include_glossary
+        self.include_auto = settings(self.app).autolink_backlinks
+        self._resolved: dict[str, tuple[str, str] | None] = {}
+        self._kept: dict[str, bool] = {}
+
+    def entries_cited(self, record: PageCitations) -> dict[tuple[str, str], list[int]]:
+        """(glossary docname, anchor) -> positions of the page's citations of it."""
+        grouped: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for position, (target, flags) in enumerate(zip(record.targets, record.flags, strict=True)):
+            if (flags & IN_GLOSSARY and not self.include_glossary) or (flags & AUTO and not self.include_auto):
+                continue
+            condition = record.only(position)
+            if condition:
+                if condition not in self._kept:
+                    self._kept[condition] = _kept_by_only(self.app, condition)
+                if not self._kept[condition]:
+                    continue  # this format drops the block holding it: nothing to land on
+            if target not in self._resolved:
+                self._resolved[target] = resolve_term(self.env, target)
+            entry = self._resolved[target]
+            if entry is not None:
+                grouped[entry].append(position)
+        return grouped
+
+
 def build_index(env: BuildEnvironment, include_glossary: bool) -> Index:
     """Every citation resolved to its term, grouped by citing page."""
     index: Index = defaultdict(list)
     recorded = citations(env)
-    include_auto = settings(app_of(env)).autolink_backlinks
+    resolver = _Resolver(env, include_glossary)
     for docname in reading_order(env):
-        grouped: dict[tuple[str, str], list[Citation]] = defaultdict(list)
-        for citation in recorded.get(docname, ()):
-            if (citation.in_glossary and not include_glossary) or (citation.auto and not include_auto):
-                continue
-            if citation.only and not _kept_by_only(app_of(env), citation.only):
-                continue  # this format drops the block holding it: nothing to land on
-            target = resolve_term(env, citation.target)
-            if target is not None:
-                grouped[target].append(citation)
-        for target, cited in grouped.items():
-            index[target].append((docname, cited))
+        record = recorded.get(docname)
+        if record is not None:
+            for entry, positions in resolver.entries_cited(record).items():
+                index[entry].append((docname, positions))
     return index
 
 
@@ -78,26 +104,54 @@ def _kept_by_only(app: Sphinx, condition: str) -> bool:
         return True
 
 
-def _digest(env: BuildEnvironment, index: Index, page: str) -> str:
-    """Fingerprint of everything the backlinks of ``page`` show."""
-    lines = []
-    for (docname, anchor), cited in sorted(index.items()):
-        if docname != page:
-            continue
-        for citing, found in cited:
-            title = env.titles[citing].astext() if citing in env.titles else citing
-            lines.append(repr((anchor, citing, title, [tuple(c) for c in found])))
-    return hashlib.sha1("\n".join(lines).encode()).hexdigest()
+def page_title(env: BuildEnvironment, docname: str) -> str:
+    return env.titles[docname].astext() if docname in env.titles else docname
 
 
-def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: glossary pages whose backlinks differ from the last build."""
+#: attribute on the environment: glossary page -> fingerprint of its backlinks at the last build
+DIGESTS = "mlglossary_backlink_digests"
+#: attribute on the environment: citing page -> {glossary page: fingerprint of what it adds there}
+CONTRIBUTIONS = "mlglossary_backlink_contributions"
+
+
+def _contribution(env: BuildEnvironment, resolver: _Resolver, docname: str) -> dict[str, str]:
+    """What one citing page adds to each glossary page's backlinks (title, sections, ids)."""
+    record = citations(env).get(docname)
+    if record is None:
+        return {}
+    title = page_title(env, docname)
+    by_page: dict[str, list[object]] = defaultdict(list)
+    for (glossary_page, anchor), positions in sorted(resolver.entries_cited(record).items()):
+        first_section = record.sections[record.places[positions[0]]][1]
+        by_page[glossary_page].append((anchor, title, first_section, positions))
+    return {page: sha1(repr(found)) for page, found in by_page.items()}
+
+
+def glossary_pages_to_rewrite(app: Sphinx, env: BuildEnvironment, touched: set[str], rules_changed: bool) -> list[str]:
+    """Glossary pages whose backlinks differ from the last build.
+
+    Each citing page's contribution is fingerprinted once and kept; an incremental
+    build recomputes only the pages it purged (all of them when the rules changed),
+    so its cost follows the edit, not the size of the project.
+    """
     current = settings(app)
     if not current.backlinks:
         return []
-    index = build_index(env, current.backlinks_from_glossary)
+    contributions: dict[str, dict[str, str]] = getattr(env, CONTRIBUTIONS, None) or {}
+    stale = set(env.all_docs) if rules_changed else touched | (set(env.all_docs) - set(contributions))
+    resolver = _Resolver(env, current.backlinks_from_glossary)
+    for docname in stale & set(env.all_docs):
+        contributions[docname] = _contribution(env, resolver, docname)
+    for docname in set(contributions) - set(env.all_docs):
+        del contributions[docname]
+    setattr(env, CONTRIBUTIONS, contributions)
+
+    order = reading_order(env)
     previous: dict[str, str] = getattr(env, DIGESTS, {})
-    fresh = {page: _digest(env, index, page) for page in _glossary_pages(env, current.backlinks_user_glossaries)}
+    fresh = {}
+    for page in _glossary_pages(env, current.backlinks_user_glossaries):
+        shown = "\n".join(f"{d}\0{contributions[d][page]}" for d in order if page in contributions.get(d, {}))
+        fresh[page] = sha1(shown)
     setattr(env, DIGESTS, fresh)
     return sorted(page for page, value in fresh.items() if previous.get(page) != value)
 
@@ -146,26 +200,28 @@ class Backlinks(SphinxPostTransform):
             return nodes.reference("", "", nodes.inline(text=text), internal=True, refid=node_id)
         return make_refnode(builder, self.env.docname, docname, node_id, nodes.inline(text=text))
 
-    def _render(self, cited: list[tuple[str, list[Citation]]], limit: int) -> nodes.container:
+    def _render(self, cited: list[tuple[str, list[int]]], limit: int) -> nodes.container:
         box = nodes.container(classes=["mlglossary-backlinks"])
         label = nodes.paragraph(classes=["mlglossary-backlinks-label"])
         label += nodes.strong(text=str(_("Cited in:")))
         box += label
         items = nodes.bullet_list(classes=["mlglossary-backlinks-list"])
+        recorded = citations(self.env)
         for docname, found in cited[:limit]:
-            first = found[0]
-            page_title = self.env.titles[docname].astext() if docname in self.env.titles else docname
-            text = f"{page_title} › {first.section_title}" if first.section_title else page_title
+            record = recorded[docname]
+            first = record.citation(found[0])
+            title = page_title(self.env, docname)
+            text = f"{title} › {first.section_title}" if first.section_title else title
             paragraph = nodes.paragraph()
             paragraph += self._link(docname, first.node_id, text)
             paragraph += backlink_page(docname=docname, refid=first.node_id)
             if len(found) > 1:
                 more = nodes.inline(classes=["mlglossary-backlinks-more"])
                 more += nodes.Text(f" ×{len(found)}: ")
-                for number, citation in enumerate(found[1:], start=2):
+                for number, position in enumerate(found[1:], start=2):
                     if number > 2:
                         more += nodes.Text(" ")
-                    more += self._link(docname, citation.node_id, str(number))
+                    more += self._link(docname, record.node_id(position), str(number))
                 paragraph += more
             items += nodes.list_item("", paragraph)
         box += items

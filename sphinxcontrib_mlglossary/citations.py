@@ -6,6 +6,7 @@ only, so it doesn't change when other pages change.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from docutils import nodes
@@ -16,7 +17,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .autolink import AUTOLINK
 
 if TYPE_CHECKING:
-    from collections.abc import Set
+    from collections.abc import Iterator, Set
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -27,7 +28,7 @@ ID_PREFIX = "mlglossary-cite-"
 
 
 class Citation(NamedTuple):
-    """One ``{term}`` reference on a page."""
+    """One ``{term}`` reference on a page (a view made on demand from :class:`PageCitations`)."""
 
     #: the reference target as written (resolved to an entry only when backlinks are drawn)
     target: str
@@ -46,22 +47,78 @@ class Citation(NamedTuple):
     only: str = ""
 
 
-def citations(env: BuildEnvironment) -> dict[str, list[Citation]]:
+IN_GLOSSARY = 1
+AUTO = 2
+#: flags above these two bits hold 1 + the index of the citation's ``only`` condition
+_ONLY_SHIFT = 2
+
+
+class PageCitations(NamedTuple):
+    """A page's citations in document order, stored column by column.
+
+    Kept for every page for the whole build and pickled with the environment, so it
+    stores no string per citation: node ids are ``prefix + position``, targets are
+    interned (one object per distinct name in the whole environment), and sections and
+    ``only`` conditions are indexes into the page's short lists. That keeps memory and
+    the pickled environment close to a plain build's.
+    """
+
+    prefix: str
+    targets: tuple[str, ...]
+    #: per citation: index into ``sections``
+    places: tuple[int, ...]
+    #: (section id, section title) pairs; ("", "") for the page's top section
+    sections: tuple[tuple[str, str], ...]
+    #: per citation: IN_GLOSSARY | AUTO | (1 + index into ``conditions``) << 2
+    flags: tuple[int, ...]
+    conditions: tuple[str, ...]
+
+    def node_id(self, position: int) -> str:
+        return f"{self.prefix}{position}"
+
+    def only(self, position: int) -> str:
+        index = self.flags[position] >> _ONLY_SHIFT
+        return self.conditions[index - 1] if index else ""
+
+    def citation(self, position: int) -> Citation:
+        flags = self.flags[position]
+        section_id, section_title = self.sections[self.places[position]]
+        return Citation(
+            self.targets[position],
+            self.node_id(position),
+            section_id,
+            section_title,
+            bool(flags & IN_GLOSSARY),
+            bool(flags & AUTO),
+            self.only(position),
+        )
+
+    def each(self) -> Iterator[Citation]:
+        """Every citation of the page, in document order."""
+        return (self.citation(position) for position in range(len(self.targets)))
+
+
+def citations(env: BuildEnvironment) -> dict[str, PageCitations]:
     if not hasattr(env, CITATIONS):
         setattr(env, CITATIONS, {})
     return getattr(env, CITATIONS)  # type: ignore[no-any-return]
 
 
-def _section_of(node: nodes.Node) -> tuple[str, str]:
+def _section_of(node: nodes.Node) -> nodes.section | None:
+    """The innermost section holding the node; None for the page's own title section."""
     parent = node.parent
     while parent is not None:
         if isinstance(parent, nodes.section):
-            if isinstance(parent.parent, nodes.document):
-                return "", ""  # the page's own title section: the page title says it all
-            title = next(iter(parent.findall(nodes.title)), None)
-            return (parent["ids"][0] if parent["ids"] else ""), (title.astext() if title else "")
+            return None if isinstance(parent.parent, nodes.document) else parent
         parent = parent.parent
-    return "", ""
+    return None
+
+
+def _section_key(section: nodes.section | None) -> tuple[str, str]:
+    if section is None:
+        return "", ""  # the page's own title section: the page title says it all
+    title = next(iter(section.findall(nodes.title)), None)
+    return (section["ids"][0] if section["ids"] else ""), (title.astext() if title else "")
 
 
 def _only_condition(node: nodes.Node) -> str:
@@ -94,33 +151,44 @@ class CitationsCollector(EnvironmentCollector):
         ours = citations(env)
         for docname in docnames:
             if docname in theirs:
-                ours[docname] = theirs[docname]
+                record = theirs[docname]
+                # a worker's strings arrive as copies: share them again
+                ours[docname] = record._replace(targets=tuple(map(sys.intern, record.targets)))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        found: list[Citation] = []
         # the page's name keeps ids unique where pages share one output file
-        # (singlehtml); the count keeps them independent of every other page
+        # (singlehtml); the position keeps them independent of every other page
         prefix = f"{ID_PREFIX}{nodes.make_id(app.env.docname) or 'page'}-"
+        targets: list[str] = []
+        places: list[int] = []
+        flags: list[int] = []
+        sections: dict[int, int] = {}  # id(section node) -> index into section_keys
+        section_keys: list[tuple[str, str]] = []
+        conditions: dict[str, int] = {}
         for xref in doctree.findall(addnodes.pending_xref):
             if xref.get("refdomain") != "std" or xref.get("reftype") != "term":
                 continue
-            node_id = f"{prefix}{len(found)}"
+            node_id = f"{prefix}{len(targets)}"
             xref["ids"].append(node_id)
             doctree.ids.setdefault(node_id, xref)
-            section_id, section_title = _section_of(xref)
-            found.append(
-                Citation(
-                    xref["reftarget"],
-                    node_id,
-                    section_id,
-                    section_title,
-                    _in_glossary(xref),
-                    bool(xref.get(AUTOLINK)),
-                    only=_only_condition(xref),
-                )
+            section = _section_of(xref)
+            if id(section) not in sections:
+                sections[id(section)] = len(section_keys)
+                section_keys.append(_section_key(section))
+            condition = _only_condition(xref)
+            if condition and condition not in conditions:
+                conditions[condition] = len(conditions)
+            targets.append(sys.intern(xref["reftarget"]))
+            places.append(sections[id(section)])
+            flags.append(
+                (IN_GLOSSARY if _in_glossary(xref) else 0)
+                | (AUTO if xref.get(AUTOLINK) else 0)
+                | ((conditions[condition] + 1) << _ONLY_SHIFT if condition else 0)
             )
-        if found:
-            citations(app.env)[app.env.docname] = found
+        if targets:
+            citations(app.env)[app.env.docname] = PageCitations(
+                prefix, tuple(targets), tuple(places), tuple(section_keys), tuple(flags), tuple(conditions)
+            )
 
 
 class WrapBareCitations(SphinxPostTransform):

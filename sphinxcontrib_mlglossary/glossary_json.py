@@ -17,7 +17,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import new_document
 
-from .backlinks import build_index
+from .backlinks import build_index, page_title
+from .citations import citations
 from .collector import definitions, user_terms
 from .config import settings
 from .sources import entry_for
@@ -175,18 +176,18 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _backlinks(app: Sphinx, cited: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
-    env = app.env
+def _backlinks(app: Sphinx, cited: list[tuple[str, list[int]]]) -> list[dict[str, Any]]:
+    recorded = citations(app.env)
     found = []
-    for docname, citations in cited:
-        first = citations[0]
+    for docname, positions in cited:
+        first = recorded[docname].citation(positions[0])
         found.append(
             {
                 "page": docname,
-                "title": env.titles[docname].astext() if docname in env.titles else docname,
+                "title": page_title(app.env, docname),
                 "section": first.section_title or None,
                 "url": _url(app.builder, docname, first.node_id),
-                "count": len(citations),
+                "count": len(positions),
             }
         )
     return found

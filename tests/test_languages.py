@@ -87,3 +87,22 @@ def test_english_glossary_on_a_right_to_left_page_stays_left_to_right(root_app):
     assert glossary.select_one("div.mlglossary")["dir"] == "ltr"
     card = read_html(app.outdir / "index.html").select_one("div.mlglossary-card")
     assert (card["dir"], card["lang"]) == ("ltr", "en")
+
+
+def test_text_direction_table_agrees_with_babel_for_every_locale():
+    """The fixed right-to-left table gives what Babel's locale data says, without loading it."""
+    from babel import Locale, localedata
+
+    from sphinxcontrib_mlglossary.text_direction import direction
+
+    checked = 0
+    for identifier in localedata.locale_identifiers():
+        expected = Locale.parse(identifier).text_direction
+        if expected == "ttb":  # vertical Mongolian: HTML has no such direction, pages stay "ltr"
+            assert direction(identifier) == "ltr"
+            continue
+        assert direction(identifier) == expected, identifier
+        assert direction(identifier.replace("_", "-")) == expected, identifier
+        checked += 1
+    assert checked > 1000
+    assert direction("ar") == "rtl" and direction("es") == "ltr" and direction(None) == "ltr"

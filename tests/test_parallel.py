@@ -117,3 +117,48 @@ def test_incremental_scenarios(tmp_path: Path, jobs: str):
     sphinx_build(src, out, "-j", jobs)
     assert_same_output(clean_build(src, tmp_path, "4"), out)
     assert not any(href.startswith("page00.html") for href in backlinks(out, "term-attention-mask"))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_terms_defined_or_reworded_elsewhere_update_unchanged_pages(tmp_path: Path, jobs: str):
+    """Pages are not re-read when a term they cite appears elsewhere; their backlinks still must."""
+    src = tmp_path / "src"
+    write_project(src)
+    index = src / "index.md"
+    index.write_text(index.read_text().replace("glossary\n", "glossary\nown\n"))
+    own = src / "own.md"
+    own.write_text("# Our terms\n\n```{glossary}\nsprocket\n   A toothed wheel.\n```\n")
+    page = src / "page09.md"
+    page.write_text(page.read_text() + "\nA {term}`widget` and a {term}`sprocket`.\n")
+    out = tmp_path / "incremental"
+    sphinx_build(src, out, "-j", jobs)  # warns: no term "widget" yet
+
+    own.write_text("# Our terms\n\n```{glossary}\nsprocket\n   A toothed wheel.\n\nwidget\n   A small gadget.\n```\n")
+    sphinx_build(src, out, "-j", jobs)
+    clean = clean_build(src, tmp_path, "defined")
+    assert_same_output(clean, out)
+    box = read_html(out / "own.html").find(id="term-widget").find_next_sibling("dd")
+    assert [a["href"] for a in box.select("div.mlglossary-backlinks a")] == ["page09.html#mlglossary-cite-page09-3"]
+
+    # a definition reworded: the unchanged citing page shows the new card
+    own.write_text(own.read_text().replace("A toothed wheel.", "A wheel with teeth."))
+    sphinx_build(src, out, "-j", jobs)
+    assert_same_output(clean_build(src, tmp_path, "reworded"), out)
+    link = read_html(out / "page09.html").find(id="mlglossary-cite-page09-4")
+    assert link["title"] == "A wheel with teeth."
+
+
+def test_a_second_build_finds_nothing_to_do(tmp_path: Path):
+    """No config value is touched (a changed one would be reported and could force rewrites)."""
+    src = tmp_path / "src"
+    write_project(src)
+    out = tmp_path / "out"
+    sphinx_build(src, out)
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", str(src), str(out)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "configuration has changed" not in result.stdout
+    assert "0 added, 0 changed, 0 removed" in result.stdout
+    assert "no targets are out of date" in result.stdout
+    assert (out / "_static" / "mlglossary.js").is_file() and (out / "_static" / "mlglossary.css").is_file()
