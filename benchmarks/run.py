@@ -56,6 +56,12 @@ def sphinx(src: Path, out: Path, *args: str) -> Run:
     return Run(elapsed, rss, cpu)
 
 
+def pages_written_since(out: Path, moment: float) -> int:
+    """Content pages an incremental build wrote (index and search pages are always rewritten)."""
+    always = {"genindex.html", "search.html", "py-modindex.html"}
+    return sum(1 for p in out.rglob("*.html") if p.name not in always and p.stat().st_mtime >= moment)
+
+
 def output_size(out: Path) -> int:
     return sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and p.suffix in {".html", ".js", ".css"})
 
@@ -132,12 +138,14 @@ def measure(
         for variant, src in variants.items():
             out = workdir / variant / "out"
             serial = sphinx(src, out, "-E")
+            if pair < 1:
+                continue  # a warm-up pair builds each variant once, serially
             parallel = sphinx(src, workdir / variant / "out-j2", "-E", "-j", "2")
             page = src / f"page{pages // 2:04d}.{fmt}"
             page.write_text(page.read_text() + f"\nEdited in pair {pair}.\n")
+            before = time.time()
             incremental = sphinx(src, out)
-            if pair < 1:
-                continue
+            record(variant, "incremental_pages_written", pages_written_since(out, before))
             record(variant, "serial_s", serial.seconds)
             record(variant, "serial_cpu_s", serial.cpu_seconds)
             record(variant, "parallel_s", parallel.seconds)
