@@ -25,10 +25,14 @@ def test_runner_reports_ratios(tmp_path: Path):
         "parallel_s",
         "incremental_s",
         "incremental_cpu_s",
+        "incremental_pages_written",
         "maxrss_kib",
         "output_bytes",
     }
     assert all(value > 0 for value in ratios.values())
+    # an edit that changes no citation makes the extension write no page Sphinx doesn't
+    written = {variant: report["medians"][variant]["incremental_pages_written"] for variant in ("plain", "mlglossary")}
+    assert written["plain"] == written["mlglossary"] >= 1
     assert report["extension_bytes_per_page"] > 0
     assert "| serial_s |" in format_table(report)
 
