@@ -28,6 +28,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
+	$(BIN)/ruff format --check sphinxcontrib_mlglossary tests benchmarks
 	$(BIN)/mypy
 
 clean:

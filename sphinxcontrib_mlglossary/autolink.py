@@ -142,8 +142,7 @@ def _page_mode(document: nodes.document, configured: str) -> str:
                 return value
             warn(
                 MlGlossaryWarning.CONFIG,
-                f"page metadata {name}: {value!r} is not one of off, {', '.join(AUTOLINK_MODES)}; "
-                f"using {configured!r}",
+                f"page metadata {name}: {value!r} is not one of off, {', '.join(AUTOLINK_MODES)}; using {configured!r}",
                 location=field,
             )
     return configured

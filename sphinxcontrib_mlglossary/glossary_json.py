@@ -205,7 +205,13 @@ def _html(app: Sphinx, inline: tuple[nodes.Node, ...]) -> str:
         resolved = None
         if xref.get("refdomain") == "std" and xref.get("reftype") == "term":
             resolved = std.resolve_xref(
-                app.env, app.config.root_doc, app.builder, "term", xref["reftarget"], xref, content  # type: ignore[arg-type]
+                app.env,
+                app.config.root_doc,
+                app.builder,
+                "term",
+                xref["reftarget"],
+                xref,
+                content,  # type: ignore[arg-type]
             )
         xref.replace_self(resolved if resolved is not None else content)
     fragment: str = app.builder.render_partial(paragraph)["fragment"]  # type: ignore[attr-defined]

@@ -97,7 +97,9 @@ _SEEN: set[tuple[str, int, int, str, str]] = set()
 
 
 @lru_cache(maxsize=32)
-def _cached_read(path: str, mtime_ns: int, size: int, language: str, link_base: str) -> tuple[Glossary, tuple[Notice, ...]]:
+def _cached_read(
+    path: str, mtime_ns: int, size: int, language: str, link_base: str
+) -> tuple[Glossary, tuple[Notice, ...]]:
     from .importing import read_source
 
     reference = bundled_glossary(REFERENCE_LANGUAGE) if language != REFERENCE_LANGUAGE else None

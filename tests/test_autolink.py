@@ -171,7 +171,9 @@ def test_parallel_build_matches_serial_with_autolinks(tmp_path):
     src = tmp_path / "src"
     write_project(src)
     with (src / "conf.py").open("a") as conf:
-        conf.write('mlglossary_autolink = "section"\nmlglossary_autolink_backlinks = True\nmlglossary_backlinks_max = 20\n')
+        conf.write(
+            'mlglossary_autolink = "section"\nmlglossary_autolink_backlinks = True\nmlglossary_backlinks_max = 20\n'
+        )
     for n in range(14):
         with (src / f"page{n:02d}.md").open("a") as page:
             page.write("\nPlain prose about the pipeline, pooling and large language models.\n")

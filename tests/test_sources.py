@@ -205,7 +205,9 @@ def test_parallel_build_with_a_source_file_matches_serial(tmp_path):
 
     src = project(tmp_path, glossary_directive(":source: own.toml", ":merge:"), files={"own.toml": OWN_TOML})
     for n in range(8):
-        (src / f"extra{n}.md").write_text(f"---\norphan: true\n---\n# Extra {n}\n\nThe {{term}}`warmup` and {{term}}`MLM`.\n")
+        (src / f"extra{n}.md").write_text(
+            f"---\norphan: true\n---\n# Extra {n}\n\nThe {{term}}`warmup` and {{term}}`MLM`.\n"
+        )
     serial = clean_build(src, tmp_path, "serial")
     parallel = tmp_path / "parallel"
     assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
