@@ -55,3 +55,17 @@ def test_autolink_comparison(tmp_path: Path):
     page = (tmp_path / "autolink-first" / "out" / "page0001.html").read_text()
     assert "mlglossary-autolink" in page
     assert "| serial_s |" in format_table(report)
+
+
+def test_scale_report(tmp_path: Path):
+    from benchmarks.scale import format_table as scale_table
+    from benchmarks.scale import main as scale_main
+
+    report = scale_main(["2x4", "4x8", "--workdir", str(tmp_path)])
+    rows = report["rows"]
+    assert [(row["pages"], row["citations_per_page"]) for row in rows] == [(2, 4), (4, 8)]
+    for row in rows:
+        assert row["plain_maxrss_mib"] > 0 and row["mlglossary_maxrss_mib"] > 0
+        assert row["extension_env_bytes_per_citation"] > 0  # its records are in the environment
+    assert set(report["memory_per_page_kib"]) == {"plain", "mlglossary"}
+    assert "| 4 | 8 |" in scale_table(rows)
