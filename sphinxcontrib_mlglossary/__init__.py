@@ -46,6 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", pages_for_changed_sources)
     app.connect("env-updated", reset_cache)
     app.connect("builder-inited", reset_card_cache)
+    app.connect("env-updated", reset_card_cache)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
     assets.register(app)

@@ -104,14 +104,33 @@ def citations(env: BuildEnvironment) -> dict[str, PageCitations]:
     return getattr(env, CITATIONS)  # type: ignore[no-any-return]
 
 
-def _section_of(node: nodes.Node) -> nodes.section | None:
-    """The innermost section holding the node; None for the page's own title section."""
+class _Place(NamedTuple):
+    """Where a citation sits, found in one walk up its ancestors."""
+
+    #: innermost section holding it; None for the page's own title section
+    section: nodes.section | None
+    #: the ``only`` expressions around it, joined with "and" ("" outside any)
+    only: str
+    #: inside a glossary's own entries
+    in_glossary: bool
+
+
+def _place_of(node: nodes.Node) -> _Place:
+    section: nodes.section | None = None
+    section_found = False
+    expressions: list[str] = []
+    in_glossary = False
     parent = node.parent
     while parent is not None:
-        if isinstance(parent, nodes.section):
-            return None if isinstance(parent.parent, nodes.document) else parent
+        if not section_found and isinstance(parent, nodes.section):
+            section_found = True
+            section = None if isinstance(parent.parent, nodes.document) else parent
+        elif isinstance(parent, addnodes.only):
+            expressions.append(f"({parent['expr']})")
+        elif isinstance(parent, addnodes.glossary):
+            in_glossary = True
         parent = parent.parent
-    return None
+    return _Place(section, " and ".join(reversed(expressions)), in_glossary)
 
 
 def _section_key(section: nodes.section | None) -> tuple[str, str]:
@@ -119,25 +138,6 @@ def _section_key(section: nodes.section | None) -> tuple[str, str]:
         return "", ""  # the page's own title section: the page title says it all
     title = next(iter(section.findall(nodes.title)), None)
     return (section["ids"][0] if section["ids"] else ""), (title.astext() if title else "")
-
-
-def _only_condition(node: nodes.Node) -> str:
-    expressions = []
-    parent = node.parent
-    while parent is not None:
-        if isinstance(parent, addnodes.only):
-            expressions.append(f"({parent['expr']})")
-        parent = parent.parent
-    return " and ".join(reversed(expressions))
-
-
-def _in_glossary(node: nodes.Node) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if isinstance(parent, addnodes.glossary):
-            return True
-        parent = parent.parent
-    return False
 
 
 class CitationsCollector(EnvironmentCollector):
@@ -171,17 +171,17 @@ class CitationsCollector(EnvironmentCollector):
             node_id = f"{prefix}{len(targets)}"
             xref["ids"].append(node_id)
             doctree.ids.setdefault(node_id, xref)
-            section = _section_of(xref)
+            place = _place_of(xref)
+            section, condition = place.section, place.only
             if id(section) not in sections:
                 sections[id(section)] = len(section_keys)
                 section_keys.append(_section_key(section))
-            condition = _only_condition(xref)
             if condition and condition not in conditions:
                 conditions[condition] = len(conditions)
             targets.append(sys.intern(xref["reftarget"]))
             places.append(sections[id(section)])
             flags.append(
-                (IN_GLOSSARY if _in_glossary(xref) else 0)
+                (IN_GLOSSARY if place.in_glossary else 0)
                 | (AUTO if xref.get(AUTOLINK) else 0)
                 | ((conditions[condition] + 1) << _ONLY_SHIFT if condition else 0)
             )

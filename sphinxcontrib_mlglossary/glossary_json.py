@@ -49,7 +49,8 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
         return  # an incremental build that changed nothing the file shows
     with _as_page(app.env, app.config.root_doc):
         data = glossary_data(app)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    # compact: the C encoder only serves unindented output (indenting took longer than collecting)
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     if fingerprint:
         stamp.write_text(fingerprint)
 
@@ -127,6 +128,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     builder = app.builder
     current = settings(app)
     index = build_index(env, current.backlinks_from_glossary)
+    titles: dict[str, str] = {}
     document = new_document("<mlglossary>")
     document.settings.env = env
     terms: list[dict[str, Any]] = []
@@ -147,7 +149,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor), [])),
+                    "backlinks": _backlinks(app, index.get((docname, anchor), []), titles),
                 }
             )
     for docname in sorted(user_terms(env)):
@@ -165,7 +167,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": [],
                     "see_also": [],
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor), [])),
+                    "backlinks": _backlinks(app, index.get((docname, anchor), []), titles),
                 }
             )
     return {
@@ -176,15 +178,17 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _backlinks(app: Sphinx, cited: list[tuple[str, list[int]]]) -> list[dict[str, Any]]:
+def _backlinks(app: Sphinx, cited: list[tuple[str, list[int]]], titles: dict[str, str]) -> list[dict[str, Any]]:
     recorded = citations(app.env)
     found = []
     for docname, positions in cited:
         first = recorded[docname].citation(positions[0])
+        if docname not in titles:
+            titles[docname] = page_title(app.env, docname)
         found.append(
             {
                 "page": docname,
-                "title": page_title(app.env, docname),
+                "title": titles[docname],
                 "section": first.section_title or None,
                 "url": _url(app.builder, docname, first.node_id),
                 "count": len(positions),

@@ -9,7 +9,7 @@ retries dozens of alternatives at each position.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -145,6 +145,8 @@ class TermPattern:
     regex: re.Pattern[str]
     #: folded form -> (entry id, exact spelling required or "")
     forms: dict[str, tuple[str, str]]
+    #: target as written -> entry id (or None), filled by ``entry_of``
+    named: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def finditer(self, text: str) -> Iterator[Match]:
         for found in self.regex.finditer(text):
@@ -161,13 +163,15 @@ class TermPattern:
             yield Match(found.start(), found.end(), entry_id)
 
     def entry_of(self, target: str) -> str | None:
-        """The entry an explicit ``{term}`` target names, when it is one of ours."""
-        written = " ".join(target.split())
-        for candidate in (written, _POSSESSIVE.sub("", written)):
-            known = self.forms.get(fold(candidate))
-            if known is not None:
-                return known[0]
-        return None
+        """The entry an explicit ``{term}`` target names, when it is one of ours.
+
+        Answers are remembered: a project writes the same few dozen targets thousands of times.
+        """
+        if target not in self.named:
+            written = " ".join(target.split())
+            candidates = (self.forms.get(fold(c)) for c in (written, _POSSESSIVE.sub("", written)))
+            self.named[target] = next((known[0] for known in candidates if known is not None), None)
+        return self.named[target]
 
 
 def build_pattern(glossary: Glossary, excluded: Iterable[str] = ()) -> TermPattern:

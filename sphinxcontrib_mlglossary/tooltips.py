@@ -46,8 +46,19 @@ _CARD_HTML: dict[tuple[str, str, str, str], str] = {}
 
 
 def reset_card_cache(*args: Any) -> None:
-    """``builder-inited``: cards of an earlier build in this process (other builder, config) don't apply."""
+    """``builder-inited`` and ``env-updated``: what an earlier build or the reading phase cached doesn't apply."""
     _CARD_HTML.clear()
+    _TABLES.clear()
+    _TARGETS.clear()
+    _CARD_IDS.clear()
+
+
+#: language -> anchor -> [(docname, lazy target)]: the project's terms, once per build
+_TABLES: dict[str, dict[str, list[tuple[str, Any]]]] = {}
+#: (docname, anchor, language) -> what a card about that term shows, once per build
+_TARGETS: dict[tuple[str, str, str], Target] = {}
+#: href -> its id-safe form (part of the card's id)
+_CARD_IDS: dict[str, str] = {}
 
 
 #: (language, entry id) -> rendered summary of our entries; rendered once per process
@@ -74,12 +85,12 @@ def _data_location(language: str, entry_id: str) -> str | None:
     return f"{glossary.source}:{entry.line if entry else 0}" if glossary.source else None
 
 
-def _targets_by_anchor(
-    env: BuildEnvironment, document: nodes.document, language: str
-) -> dict[str, list[tuple[str, Any]]]:
-    """anchor -> [(docname, lazy target)] for every glossary term of the project."""
+def _targets_by_anchor(env: BuildEnvironment, language: str) -> dict[str, list[tuple[str, Any]]]:
+    """anchor -> [(docname, lazy target)] for every glossary term of the project (once per build)."""
+    if language in _TABLES:
+        return _TABLES[language]
     app = app_of(env)
-    table: dict[str, list[tuple[str, Any]]] = {}
+    table: dict[str, list[tuple[str, Any]]] = _TABLES.setdefault(language, {})
     for docname, entries in definitions(env).items():
         for entry_id, anchor in entries.items():
             entry = entry_for(app, docname, entry_id, language)
@@ -110,7 +121,7 @@ class TooltipCards(SphinxPostTransform):
             return
         with_cards = app_of(self.env).builder.name not in {"epub", "epub3"}
         fromdoc = self.env.docname
-        table = _targets_by_anchor(self.env, self.document, current.language)
+        table = _targets_by_anchor(self.env, current.language)
         uris: dict[str, str] = {}
         targets: dict[str, Target] = {}
         for link in links:
@@ -143,7 +154,9 @@ class TooltipCards(SphinxPostTransform):
         found: list[nodes.Node] = []
         used: set[str] = set()
         for index, (href, target) in enumerate(targets.items()):
-            card_id = "mlglossary-card-" + (nodes.make_id(href) or str(index))
+            if href not in _CARD_IDS:
+                _CARD_IDS[href] = nodes.make_id(href)
+            card_id = "mlglossary-card-" + (_CARD_IDS[href] or str(index))
             if card_id in used or render is None:
                 card_id = f"mlglossary-card-{index}"
                 found.append(self._card(href, target, language, card_id, fromdoc))
@@ -174,7 +187,10 @@ class TooltipCards(SphinxPostTransform):
                     uris[docname] = app_of(self.env).builder.get_relative_uri(fromdoc, docname)
                 if uris[docname] != page:
                     continue
-            return href, self._target(info)
+            key = (docname, anchor, settings(app_of(self.env)).language)
+            if key not in _TARGETS:
+                _TARGETS[key] = self._target(info)
+            return href, _TARGETS[key]
         return href, None
 
     def _target(self, info: Any) -> Target:
