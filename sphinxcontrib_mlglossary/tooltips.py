@@ -144,29 +144,36 @@ class TooltipCards(SphinxPostTransform):
 
         A card reads the same on every page of a directory (its links are relative),
         so rendering it once instead of once per citing page keeps the write phase
-        close to a plain build's. Builders without ``render_partial`` get the nodes.
+        close to a plain build's. The cards a page needs that aren't rendered yet are
+        rendered together, in one call: under ``-j`` every batch of pages is written
+        by a fresh worker that starts with the cache as the main process left it.
+        Builders without ``render_partial`` get the nodes.
         """
         builder = app_of(self.env).builder
         render = getattr(builder, "render_partial", None)
         folder = "" if builder.name == "singlehtml" else posixpath.dirname(builder.get_target_uri(fromdoc))
         if fromdoc in definitions(self.env) or fromdoc in user_terms(self.env):
             folder = "page:" + fromdoc  # links to terms on this very page are written "#id" here
-        found: list[nodes.Node] = []
+        found: list[nodes.Node | tuple[str, str, str, str]] = []
+        missing: dict[tuple[str, str, str, str], tooltip_card] = {}
         used: set[str] = set()
         for index, (href, target) in enumerate(targets.items()):
             if href not in _CARD_IDS:
                 _CARD_IDS[href] = nodes.make_id(href)
             card_id = "mlglossary-card-" + (_CARD_IDS[href] or str(index))
             if card_id in used or render is None:
-                card_id = f"mlglossary-card-{index}"
-                found.append(self._card(href, target, language, card_id, fromdoc))
+                found.append(self._card(href, target, language, f"mlglossary-card-{index}", fromdoc))
                 continue
             used.add(card_id)
             key = (href, folder, language, card_id)
             if key not in _CARD_HTML:
-                _CARD_HTML[key] = render(self._card(href, target, language, card_id, fromdoc))["fragment"]
-            found.append(nodes.raw("", _CARD_HTML[key], format="html"))
-        return found
+                missing[key] = self._card(href, target, language, card_id, fromdoc)
+            found.append(key)
+        if missing and render is not None:
+            _CARD_HTML.update(zip(missing, _render_together(render, list(missing.values())), strict=True))
+        return [
+            item if isinstance(item, nodes.Node) else nodes.raw("", _CARD_HTML[item], format="html") for item in found
+        ]
 
     def _locate(
         self, link: nodes.reference, fromdoc: str, table: dict[str, list[tuple[str, Any]]], uris: dict[str, str]
@@ -252,6 +259,21 @@ class TooltipCards(SphinxPostTransform):
             if resolved is not None:
                 return resolved
         return content
+
+
+#: between cards rendered together; text can't contain it (the writer escapes "<")
+_SEPARATOR = "<!--mlglossary-card-separator-->"
+
+
+def _render_together(render: Any, cards: list[tooltip_card]) -> list[str]:
+    """The HTML of each card, from one ``render_partial`` call for all of them."""
+    box = nodes.container()
+    for card in cards:
+        box += nodes.raw("", _SEPARATOR, format="html")
+        box += card
+    box += nodes.raw("", _SEPARATOR, format="html")
+    pieces = render(box)["fragment"].split(_SEPARATOR)[1:-1]
+    return [piece.strip() for piece in pieces]
 
 
 def _is_term_link(reference: nodes.reference) -> bool:
