@@ -17,7 +17,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .autolink import AUTOLINK
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Set
+    from collections.abc import Set
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -92,10 +92,6 @@ class PageCitations(NamedTuple):
             bool(flags & AUTO),
             self.only(position),
         )
-
-    def each(self) -> Iterator[Citation]:
-        """Every citation of the page, in document order."""
-        return (self.citation(position) for position in range(len(self.targets)))
 
 
 def citations(env: BuildEnvironment) -> dict[str, PageCitations]:
