@@ -145,8 +145,9 @@ class TooltipCards(SphinxPostTransform):
         A card reads the same on every page of a directory (its links are relative),
         so rendering it once instead of once per citing page keeps the write phase
         close to a plain build's. The cards a page needs that aren't rendered yet are
-        rendered together, in one call: under ``-j`` every batch of pages is written
-        by a fresh worker that starts with the cache as the main process left it.
+        rendered together, one ``render_partial`` call per page rather than per card.
+        (Under ``-j`` this runs in the main process too: Sphinx applies post-transforms
+        there and forks only the HTML writing, so the cache serves every worker.)
         Builders without ``render_partial`` get the nodes.
         """
         builder = app_of(self.env).builder
