@@ -25,7 +25,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .i18n import CATALOG, LOCALE_DIR
     from .references import on_missing_reference, on_warn_missing_reference
     from .rewrites import note_touched, pages_to_rewrite
-    from .sources import pages_for_changed_sources
     from .tooltips import TooltipCards, reset_card_cache
     from .unused import report_unused
 
@@ -43,7 +42,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(CitedOnly)
     app.connect("env-purge-doc", note_touched)
     app.connect("env-get-updated", pages_to_rewrite)
-    app.connect("env-get-updated", pages_for_changed_sources)
     app.connect("env-updated", reset_cache)
     app.connect("builder-inited", reset_card_cache)
     app.connect("env-updated", reset_card_cache)

@@ -58,30 +58,24 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
 def _inputs_fingerprint(app: Sphinx) -> str:
     """A hash of everything ``glossary.json`` is made from ("" when that can't be told).
 
-    The backlink digests (computed on ``env-get-updated``) already cover citations and
-    page titles; glossary files, definitions and the project's own terms are added here.
+    The fingerprints :mod:`.rewrites` keeps on ``env-get-updated`` cover it: backlink
+    digests (citations, page titles) and the rules (terms, their pages and anchors, and
+    the content of every entry and of the project's own terms).
     """
+    from . import __version__
     from .backlinks import DIGESTS
-    from .sources import FINGERPRINTS
+    from .rewrites import RULES
 
     env = app.env
     digests = getattr(env, DIGESTS, None)
-    if digests is None or not settings(app).backlinks:
+    rules = getattr(env, RULES, None)
+    if digests is None or rules is None or not settings(app).backlinks:
         return ""
-    user = sorted(
-        (docname, anchor, text, paragraph.astext() if paragraph is not None else "")
-        for docname, terms in user_terms(env).items()
-        for anchor, (text, paragraph) in terms.items()
-    )
-    from . import __version__
-
     parts = (
         FORMAT_VERSION,
         __version__,
         sorted(digests.items()),
-        sorted(getattr(env, FINGERPRINTS, {}).items()),
-        sorted((docname, sorted(entries.items())) for docname, entries in definitions(env).items()),
-        user,
+        rules,
         app.config.project,
         settings(app),
         app.config.root_doc,

@@ -9,13 +9,15 @@ build purged and a fingerprint of the rules that decide where citations point.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import TYPE_CHECKING
 
 from .citations import citations
-from .collector import user_terms
+from .collector import definitions, user_terms
 from .config import settings
 from .matching import resolve_term
+from .sources import entry_for
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -42,17 +44,31 @@ def note_touched(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     touched.add(docname)
 
 
-def _user_cards(env: BuildEnvironment) -> dict[tuple[str, str], str]:
-    """(page, anchor) of each term of the project's own glossaries -> fingerprint of its card text."""
-    return {
+def card_fingerprints(app: Sphinx, env: BuildEnvironment) -> dict[tuple[str, str], str]:
+    """(page, anchor) of every glossary term -> fingerprint of what its card and entry show.
+
+    Our entries are fingerprinted whole, from whichever glossary file the page shows, so
+    an edited file rewrites exactly the pages citing the entries that changed.
+    """
+    language = settings(app).language
+    found = {
         (docname, anchor): sha1(repr((text, paragraph.pformat() if paragraph is not None else "")))
-        for docname, found in user_terms(env).items()
-        for anchor, (text, paragraph) in found.items()
+        for docname, terms in user_terms(env).items()
+        for anchor, (text, paragraph) in terms.items()
     }
+    for docname, entries in definitions(env).items():
+        for entry_id, anchor in entries.items():
+            entry = entry_for(app, docname, entry_id, language)
+            # its line in the file only moves warnings, not what pages show
+            found[(docname, anchor)] = sha1(repr(dataclasses.replace(entry, line=0) if entry else None))
+    return found
 
 
 def rules_fingerprint(app: Sphinx, env: BuildEnvironment, cards: dict[tuple[str, str], str]) -> str:
-    """Every input besides the citing page itself that decides what its citations show."""
+    """Every input besides the citing page itself that decides what its citations show.
+
+    Also what ``glossary.json`` is made from besides backlinks (the entries' content).
+    """
     current = settings(app)
     std = env.get_domain("std")
     terms = sorted((name, *place) for (kind, name), place in std.objects.items() if kind == "term")  # type: ignore[attr-defined]
@@ -95,12 +111,12 @@ def citing_pages_to_rewrite(
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: glossary pages with changed backlinks, citing pages with changed targets."""
+    """``env-get-updated``: glossary pages with changed backlinks, citing pages with changed targets or cards."""
     from .backlinks import glossary_pages_to_rewrite
 
     touched: set[str] = getattr(env, TOUCHED, None) or set()
     setattr(env, TOUCHED, set())
-    cards = _user_cards(env)
+    cards = card_fingerprints(app, env)
     rules = rules_fingerprint(app, env, cards)
     rules_changed = rules != getattr(env, RULES, None)
     setattr(env, RULES, rules)

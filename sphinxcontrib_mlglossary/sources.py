@@ -8,7 +8,6 @@ keyed by the file's size and modification time.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -133,16 +132,6 @@ def merged(base: Glossary, overlay: Glossary) -> Glossary:
     return Glossary(base.language, tuple(entries), overlay.source)
 
 
-def fingerprint(spec: SourceSpec) -> str:
-    """Content hash of a spec's file ("" for the bundled glossary or a missing file)."""
-    if spec.bundled:
-        return ""
-    try:
-        return hashlib.sha1(Path(spec.path).read_bytes()).hexdigest()
-    except OSError:
-        return ""
-
-
 def entry_for(app: Sphinx, docname: str, entry_id: str, language: str) -> Entry | None:
     """The entry a page defines under ``entry_id``, from whichever glossary the page shows."""
     from .collector import definition_sources
@@ -152,25 +141,3 @@ def entry_for(app: Sphinx, docname: str, entry_id: str, language: str) -> Entry 
         return load(app, spec, language).get(entry_id)
     except GlossaryDataError:
         return None  # reported when the page was read
-
-
-#: attribute on the environment: path -> content hash of each glossary file in use
-FINGERPRINTS = "mlglossary_source_fingerprints"
-
-
-def pages_for_changed_sources(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: when a glossary file changed, every citing page's cards may have too.
-
-    The page holding the directive is re-read anyway (the file is its dependency); the
-    pages citing its terms are not, so they are named here to be written again.
-    """
-    from .citations import citations
-    from .collector import definition_sources
-
-    specs = {spec for entries in definition_sources(env).values() for spec in entries.values()}
-    fresh = {spec.path: fingerprint(spec) for spec in specs}
-    previous: dict[str, str] = getattr(env, FINGERPRINTS, {})
-    setattr(env, FINGERPRINTS, fresh)
-    if fresh == previous:
-        return []
-    return sorted(citations(env))
