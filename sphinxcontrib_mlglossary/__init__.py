@@ -18,7 +18,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .autolink import AutoLinker
     from .backlinks import Backlinks, CitedOnly, reset_cache
     from .canonical_terms import term_role
-    from .citations import CitationsCollector, WrapBareCitations
+    from .citations import CitationsCollector, IdentifyCitations
     from .collector import DefinitionsCollector, UserTermsCollector
     from .directives import MlGlossaryDirective
     from .glossary_json import write_glossary_json
@@ -37,7 +37,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
     app.add_env_collector(CitationsCollector)
-    app.add_post_transform(WrapBareCitations)
+    app.add_post_transform(IdentifyCitations)
     app.add_post_transform(Backlinks)
     app.add_post_transform(CitedOnly)
     app.connect("env-purge-doc", note_touched)
@@ -56,7 +56,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 4,
+        "env_version": 5,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -28,8 +28,10 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 #: (docname, anchor) of a glossary term -> [(citing docname, positions of its citations there)],
-#: citing pages in reading order (positions index that page's :class:`PageCitations`)
-Index = dict[tuple[str, str], list[tuple[str, list[int]]]]
+#: citing pages in reading order (positions index that page's :class:`PageCitations`).
+#: Tuples, not lists: the index lives through the write phase, and tuples of strings and
+#: ints drop out of the garbage collector's bookkeeping, so they don't delay collections.
+Index = dict[tuple[str, str], list[tuple[str, tuple[int, ...]]]]
 
 
 def _glossary_pages(env: BuildEnvironment, with_user_glossaries: bool) -> set[str]:
@@ -92,7 +94,7 @@ def build_index(env: BuildEnvironment, include_glossary: bool) -> Index:
         record = recorded.get(docname)
         if record is not None:
             for entry, positions in resolver.entries_cited(record).items():
-                index[entry].append((docname, positions))
+                index[entry].append((docname, tuple(positions)))
     return index
 
 
@@ -200,7 +202,7 @@ class Backlinks(SphinxPostTransform):
             return nodes.reference("", "", nodes.inline(text=text), internal=True, refid=node_id)
         return make_refnode(builder, self.env.docname, docname, node_id, nodes.inline(text=text))
 
-    def _render(self, cited: list[tuple[str, list[int]]], limit: int) -> nodes.container:
+    def _render(self, cited: list[tuple[str, tuple[int, ...]]], limit: int) -> nodes.container:
         box = nodes.container(classes=["mlglossary-backlinks"])
         label = nodes.paragraph(classes=["mlglossary-backlinks-label"])
         label += nodes.strong(text=str(_("Cited in:")))

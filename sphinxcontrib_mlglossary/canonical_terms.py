@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from docutils.nodes import Element
     from sphinx.environment import BuildEnvironment
 
-#: the target as written, kept on the node
+#: the target as written, kept on the node when an explicit title hides it
 WRITTEN_TARGET = "mlglossary_written_target"
 
 
@@ -39,7 +39,12 @@ class CanonicalTermRole(XRefRole):
         glossary = bundled_glossary(settings(app_of(env)).language)
         entry = glossary.get(cached_pattern(glossary, ()).entry_of(target) or "")
         if entry is not None and target != entry.name.lower():
-            refnode[WRITTEN_TARGET] = target
+            if has_explicit_title and target.lower() != entry.name.lower():
+                # kept for :source: glossaries that name the entry otherwise; without a
+                # title the node's text says it (see written_target), a case variant
+                # resolves like the canonical name, and an attribute on every reference
+                # would cost memory for the whole build
+                refnode[WRITTEN_TARGET] = target
             target = entry.name.lower()
         return title, target
 
@@ -56,3 +61,12 @@ def term_role() -> CanonicalTermRole:
         innernodeclass=getattr(original, "innernodeclass", nodes.inline),
         warn_dangling=getattr(original, "warn_dangling", True),
     )
+
+
+def written_target(node: Element) -> str:
+    """The target as the author wrote it (up to case, which term lookups ignore)."""
+    if node.get(WRITTEN_TARGET):
+        return str(node[WRITTEN_TARGET])
+    if node.get("refexplicit"):
+        return str(node["reftarget"])
+    return " ".join(node.astext().split())

@@ -1,7 +1,12 @@
-"""Citations: every term reference, given a stable id at read time and remembered per page.
+"""Citations: every term reference, remembered per page in document order.
 
-The id lets a backlink land on the exact spot; it counts citations within the page
-only, so it doesn't change when other pages change.
+A citation's position on its page gives it a stable id that a backlink lands on; it
+counts citations within the page only, so it doesn't change when other pages change.
+The id is attached when the page is written, and the read doctree is left untouched:
+Sphinx holds every read doctree in memory until its page is written, and anything
+added per citation there (an id string, even one more attribute, which makes docutils
+grow the node's attribute table) was most of what the extension added to a build's
+peak memory.
 """
 
 from __future__ import annotations
@@ -94,6 +99,22 @@ class PageCitations(NamedTuple):
         )
 
 
+def is_term_reference(xref: addnodes.pending_xref) -> bool:
+    """What counts as a citation, when recorded and again when ids are attached."""
+    return bool(xref.get("refdomain") == "std" and xref.get("reftype") == "term")
+
+
+def id_prefix(docname: str) -> str:
+    """Start of the ids of a page's citations: the page's name keeps them unique where
+    pages share one output file (singlehtml, LaTeX)."""
+    if docname not in _PREFIXES:
+        _PREFIXES[docname] = f"{ID_PREFIX}{nodes.make_id(docname) or 'page'}-"
+    return _PREFIXES[docname]
+
+
+_PREFIXES: dict[str, str] = {}
+
+
 def citations(env: BuildEnvironment) -> dict[str, PageCitations]:
     if not hasattr(env, CITATIONS):
         setattr(env, CITATIONS, {})
@@ -152,9 +173,7 @@ class CitationsCollector(EnvironmentCollector):
                 ours[docname] = record._replace(targets=tuple(map(sys.intern, record.targets)))
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        # the page's name keeps ids unique where pages share one output file
-        # (singlehtml); the position keeps them independent of every other page
-        prefix = f"{ID_PREFIX}{nodes.make_id(app.env.docname) or 'page'}-"
+        prefix = id_prefix(app.env.docname)
         targets: list[str] = []
         places: list[int] = []
         flags: list[int] = []
@@ -162,11 +181,8 @@ class CitationsCollector(EnvironmentCollector):
         section_keys: list[tuple[str, str]] = []
         conditions: dict[str, int] = {}
         for xref in doctree.findall(addnodes.pending_xref):
-            if xref.get("refdomain") != "std" or xref.get("reftype") != "term":
+            if not is_term_reference(xref):
                 continue
-            node_id = f"{prefix}{len(targets)}"
-            xref["ids"].append(node_id)
-            doctree.ids.setdefault(node_id, xref)
             place = _place_of(xref)
             section, condition = place.section, place.only
             if id(section) not in sections:
@@ -187,20 +203,36 @@ class CitationsCollector(EnvironmentCollector):
             )
 
 
-class WrapBareCitations(SphinxPostTransform):
-    """Give bare-text term references an inline child before they are resolved.
+class IdentifyCitations(SphinxPostTransform):
+    """Give each citation its id, and an inline child, before it is resolved.
 
-    Some term references reach the write phase with a plain text child (seen for
-    references inside our MyST-rendered entries after the doctree round trip);
-    resolving them would drop the citation id that backlinks land on.
+    Runs on the doctree being written: resolving moves the ``pending_xref``'s ids onto
+    the link, where backlinks land. Citations are counted per page in document order,
+    as they were recorded; each reference names its page (``refdoc``), so documents
+    assembled from several pages (singlehtml, LaTeX) count each page on its own. A
+    reference that isn't the citation recorded next on its page was added after reading
+    (by another extension): it gets no id and shifts no other citation's.
+
+    Some references reach this phase with a bare text child (seen for references inside
+    our MyST-rendered entries after the doctree round trip); resolving those would drop
+    the id, so they get an inline wrapper first.
     """
 
     default_priority = 5  # before ReferencesResolver (10)
 
     def run(self, **kwargs: Any) -> None:
+        recorded = citations(self.env)
+        counted: dict[str, int] = {}
         for xref in self.document.findall(addnodes.pending_xref):
-            if not xref.get("ids") or xref.get("reftype") != "term":
+            if not is_term_reference(xref):
                 continue
+            page = xref.get("refdoc") or self.env.docname
+            position = counted.get(page, 0)
+            record = recorded.get(page)
+            if record is None or position >= len(record.targets) or record.targets[position] != xref["reftarget"]:
+                continue  # not the citation recorded next on its page: added after reading
+            counted[page] = position + 1
+            xref["ids"].append(record.node_id(position))
             if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
                 continue
             content = nodes.inline(

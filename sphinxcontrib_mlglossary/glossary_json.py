@@ -172,7 +172,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _backlinks(app: Sphinx, cited: list[tuple[str, list[int]]], titles: dict[str, str]) -> list[dict[str, Any]]:
+def _backlinks(app: Sphinx, cited: list[tuple[str, tuple[int, ...]]], titles: dict[str, str]) -> list[dict[str, Any]]:
     recorded = citations(app.env)
     found = []
     for docname, positions in cited:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from sphinx.util.nodes import make_refnode
 
 from .autolink import AUTOLINK
-from .canonical_terms import WRITTEN_TARGET
+from .canonical_terms import written_target
 from .collector import definitions
 from .config import settings
 from .loader import bundled_glossary
@@ -45,11 +45,12 @@ def on_missing_reference(
         )
         node[AMBIGUOUS] = True
         return None
-    if not matches and node.get(WRITTEN_TARGET):
+    written = written_target(node)
+    if not matches and written.lower() != node["reftarget"].lower():
         # the role made the target canonical for the bundled glossary, but the page's
         # glossary (a :source: file) may name the entry otherwise: try what was written
-        found = resolve_term(env, node[WRITTEN_TARGET])
-        matches = [(node[WRITTEN_TARGET], found)] if found is not None else []
+        found = resolve_term(env, written)
+        matches = [(written, found)] if found is not None else []
     if not matches:
         return None
     docname, anchor = matches[0][1]

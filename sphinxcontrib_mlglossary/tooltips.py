@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from docutils.utils import new_document
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import sphinx_domains
@@ -72,8 +73,11 @@ def our_summary(
     if key not in _SUMMARIES:
         # roles such as {term} are only looked up through Sphinx's domains while reading;
         # outside that phase, switch the lookup on for the time of the render
+        # a scratch document with the page's settings: a role keeps the last document it
+        # ran in, and the cached summary would keep the whole page alive for the build
+        scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
         with sphinx_domains(env):
-            inline = tuple(render_inline(summary, document, location=_data_location(language, entry_id)))
+            inline = tuple(render_inline(summary, scratch, location=_data_location(language, entry_id)))
         _SUMMARIES[key] = (inline, "".join(node.astext() for node in inline))
     return _SUMMARIES[key]
 

@@ -6,6 +6,8 @@ import shutil
 import subprocess
 
 import pytest
+from docutils import nodes
+from sphinx import addnodes
 
 from .conftest import read_html
 
@@ -144,3 +146,42 @@ def test_backlinks_for_the_projects_own_glossary(root_app, enabled):
         assert box is None
     # our own glossary keeps its backlinks either way
     assert backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask") is not None
+
+
+def test_a_reference_added_after_reading_shifts_no_backlink(root_app):
+    """Ids are attached when pages are written, counted as recorded at read time.
+
+    Another extension adding a term reference later (here at the top of the guide,
+    after our collector ran) must not move the other citations' ids: the added
+    reference gets none, and every backlink still lands on the citation it names.
+    """
+    app = root_app("html", "basic-md")
+
+    def add_reference(app, doctree):
+        if app.env.docname == "guide":
+            xref = addnodes.pending_xref(
+                "",
+                nodes.inline("", "added later", classes=["xref", "std", "std-term"]),
+                refdomain="std",
+                reftype="term",
+                reftarget="input ids",
+                refdoc="guide",
+                refexplicit=True,
+                refwarn=True,
+            )
+            next(doctree.findall(nodes.paragraph)).insert(0, xref)
+
+    app.connect("doctree-read", add_reference, priority=900)
+    app.build()
+    guide = read_html(app.outdir / "guide.html")
+    added = guide.find("a", string="added later")
+    assert added is not None and not added.get("id")
+    glossary = read_html(app.outdir / "glossary.html")
+    for anchor, text in [("term-attention-mask", "attention mask"), ("term-input-ids", "input IDs")]:
+        hrefs = [a["href"] for a in backlink_box(glossary, anchor).select("a") if a["href"].startswith("guide.html")]
+        assert hrefs
+        for href in hrefs:
+            landing = guide.find(id=href.split("#")[1])
+            assert landing is not None and landing.get("href", "").endswith("#" + anchor)
+        first = guide.find(id=hrefs[0].split("#")[1])
+        assert first.get_text() == text

@@ -39,3 +39,27 @@ def test_myst_page_gets_the_same_structure(sphinx_doctree):
     assert result.warnings.strip() == ""
     terms = list(result.doctrees["index"].findall(nodes.term))
     assert [t["ids"] for t in terms] == [["term-zero-redundancy-optimizer", "zero-redundancy-optimizer-zero"]]
+
+
+def test_citations_add_nothing_to_the_read_doctree(sphinx_doctree):
+    """Sphinx keeps every read doctree in memory until its page is written.
+
+    A citation is recorded in the environment, and its id attached only when the page
+    is written, so a term reference leaves reading exactly as Sphinx's own role makes
+    it: no id, and no attribute beyond the role's (case variants included, which need
+    no note of the written form).
+    """
+    source = "See :term:`attention mask`, :term:`Attention Mask` and :term:`input ids <Input IDs>`.\n"
+    sphinx_doctree.set_conf({"extensions": ["sphinxcontrib_mlglossary"]})
+    ours = sphinx_doctree(".. mlglossary::\n   :terms: attention mask, input IDs\n\n" + source)
+    sphinx_doctree.set_conf({"extensions": []})
+    plain = sphinx_doctree(".. glossary::\n\n   attention mask\n      a\n\n   input IDs\n      b\n\n" + source)
+
+    def xrefs(result):
+        # the page's own three (our glossary's definitions cite terms too)
+        return [x for x in result.doctrees["index"].findall(addnodes.pending_xref) if x["reftype"] == "term"][-3:]
+
+    assert [x["reftarget"] for x in xrefs(ours)] == ["attention mask", "attention mask", "input ids"]
+    for mine, sphinx_own in zip(xrefs(ours), xrefs(plain), strict=True):
+        assert mine["ids"] == []
+        assert sorted(mine.attributes) == sorted(sphinx_own.attributes)

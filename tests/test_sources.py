@@ -213,3 +213,29 @@ def test_parallel_build_with_a_source_file_matches_serial(tmp_path):
     assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
     assert "small learning rate" in read_html(parallel / "extra5.html").select_one(".mlglossary-card").get_text()
+
+
+def test_a_source_naming_an_entry_otherwise_still_takes_its_abbreviation(make_app, tmp_path):
+    """``{term}`MLM``` is made canonical for the bundled glossary ("masked language
+    modeling"); a ``:source:`` file calling that entry something else must still receive
+    the citation, written plainly or behind an explicit title."""
+    own = """format = 1
+language = "en"
+
+[[term]]
+id = "masked-language-modeling"
+name = "masked token prediction"
+abbreviations = ["MLM"]
+summary = "Predicting hidden tokens from the ones around them."
+body = "Some tokens of the input are hidden and the model learns to fill them in."
+"""
+    src = project(tmp_path, glossary_directive(":source: own.toml"), files={"own.toml": own})
+    (src / "index.md").write_text("# Home\n\n```{toctree}\nguide\nglossary\n```\n")
+    (src / "guide.md").write_text("# Guide\n\nThe {term}`MLM` objective, also {term}`named so <MLM>`.\n")
+    app = build(make_app, src)
+    assert app._warning.getvalue() == ""
+    paragraph = next(p for p in read_html(app.outdir / "guide.html").select("p") if "objective" in p.get_text())
+    assert [(a.get_text(), a["href"]) for a in paragraph.select("a.reference")] == [
+        ("MLM", "glossary.html#term-masked-language-modeling"),
+        ("named so", "glossary.html#term-masked-language-modeling"),
+    ]
