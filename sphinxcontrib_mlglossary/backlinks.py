@@ -8,6 +8,7 @@ pages' backlinks changed, so Sphinx rewrites them without re-reading.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -25,13 +26,26 @@ from .rewrites import sha1
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-#: (docname, anchor) of a glossary term -> [(citing docname, positions of its citations there)],
-#: citing pages in reading order (positions index that page's :class:`PageCitations`).
-#: Tuples, not lists: the index lives through the write phase, and tuples of strings and
-#: ints drop out of the garbage collector's bookkeeping, so they don't delay collections.
-Index = dict[tuple[str, str], list[tuple[str, tuple[int, ...]]]]
+#: (citing docname, positions of its citations there); positions index that page's
+#: :class:`PageCitations`. Tuples, not lists: an index lives through the write phase,
+#: and tuples of strings and ints drop out of the garbage collector's bookkeeping.
+CitingPage = tuple[str, tuple[int, ...]]
+
+
+@dataclass(slots=True)
+class Cited:
+    """The pages citing one entry, in reading order, and how many there are in all."""
+
+    #: the first pages (all of them unless the index was built to keep fewer)
+    pages: list[CitingPage] = field(default_factory=list)
+    total: int = 0
+
+
+#: (docname, anchor) of a glossary term -> the pages citing it
+Index = dict[tuple[str, str], Cited]
 
 
 def _glossary_pages(env: BuildEnvironment, with_user_glossaries: bool) -> set[str]:
@@ -85,16 +99,24 @@ class _Resolver:
         return grouped
 
 
-def build_index(env: BuildEnvironment, include_glossary: bool) -> Index:
-    """Every citation resolved to its term, grouped by citing page."""
-    index: Index = defaultdict(list)
+def build_index(env: BuildEnvironment, include_glossary: bool, keep: int | None = None) -> Index:
+    """Every citation resolved to its term, grouped by citing page.
+
+    ``keep`` bounds how many citing pages are kept per entry (the rest are only
+    counted): what the glossary page shows, without an entry per citing page of a large
+    project held through the whole write phase.
+    """
+    index: Index = defaultdict(Cited)
     recorded = citations(env)
     resolver = _Resolver(env, include_glossary)
     for docname in reading_order(env):
         record = recorded.get(docname)
         if record is not None:
             for entry, positions in resolver.entries_cited(record).items():
-                index[entry].append((docname, tuple(positions)))
+                cited = index[entry]
+                cited.total += 1
+                if keep is None or len(cited.pages) < keep:
+                    cited.pages.append((docname, tuple(positions)))
     return index
 
 
@@ -167,6 +189,9 @@ class Backlinks(SphinxPostTransform):
         return app_of(self.env).builder.format != "gettext" and settings(app_of(self.env)).backlinks
 
     def run(self, **kwargs: Any) -> None:
+        current = settings(app_of(self.env))
+        if not _may_hold(self.env, _glossary_pages(self.env, current.backlinks_user_glossaries)):
+            return
         terms = [
             term
             for term in self.document.findall(nodes.term)
@@ -176,18 +201,17 @@ class Backlinks(SphinxPostTransform):
             return
         # anchor -> defining page (singlehtml and LaTeX documents hold several pages)
         homes = {anchor: docname for docname, entries in definitions(self.env).items() for anchor in entries.values()}
-        current = settings(app_of(self.env))
         if current.backlinks_user_glossaries:
             homes.update((anchor, docname) for docname, found in user_terms(self.env).items() for anchor in found)
-        index = _cached_index(app_of(self.env), current.backlinks_from_glossary)
+        index = _cached_index(app_of(self.env), current.backlinks_from_glossary, current.backlinks_max)
         for term in terms:
             anchor = term["ids"][0]
             cited = index.get((homes.get(anchor, ""), anchor))
-            if not cited:
+            if cited is None or not cited.total:
                 continue  # nothing cites it: say nothing
             definition = next((c for c in term.parent.children if isinstance(c, nodes.definition)), None)
             if definition is not None:
-                definition += self._render(cited, current.backlinks_max)
+                definition += self._render(cited)
 
     def _link(self, docname: str, node_id: str, text: str) -> nodes.reference:
         builder = app_of(self.env).builder
@@ -202,14 +226,14 @@ class Backlinks(SphinxPostTransform):
             return nodes.reference("", "", nodes.inline(text=text), internal=True, refid=node_id)
         return make_refnode(builder, self.env.docname, docname, node_id, nodes.inline(text=text))
 
-    def _render(self, cited: list[tuple[str, tuple[int, ...]]], limit: int) -> nodes.container:
+    def _render(self, cited: Cited) -> nodes.container:
         box = nodes.container(classes=["mlglossary-backlinks"])
         label = nodes.paragraph(classes=["mlglossary-backlinks-label"])
         label += nodes.strong(text=str(_("Cited in:")))
         box += label
         items = nodes.bullet_list(classes=["mlglossary-backlinks-list"])
         recorded = citations(self.env)
-        for docname, found in cited[:limit]:
+        for docname, found in cited.pages:
             record = recorded[docname]
             first = record.citation(found[0])
             title = page_title(self.env, docname)
@@ -227,9 +251,9 @@ class Backlinks(SphinxPostTransform):
                 paragraph += more
             items += nodes.list_item("", paragraph)
         box += items
-        if len(cited) > limit:
+        if cited.total > len(cited.pages):
             box += nodes.paragraph(
-                text=str(_("and {count} more pages")).format(count=len(cited) - limit),
+                text=str(_("and {count} more pages")).format(count=cited.total - len(cited.pages)),
                 classes=["mlglossary-backlinks-overflow"],
             )
         return box
@@ -244,11 +268,13 @@ class CitedOnly(SphinxPostTransform):
     default_priority = 15  # before tooltips (20) so removed entries get no cards
 
     def run(self, **kwargs: Any) -> None:
+        if not _may_hold(self.env, set(definitions(self.env))):
+            return
         wrappers = [w for w in self.document.findall(glossary_block) if w.get("mlglossary_cited_only")]
         if not wrappers:
             return
-        index = _cached_index(app_of(self.env), False)
-        cited = {anchor for (docname, anchor), found in index.items() if found}
+        index = _cached_index(app_of(self.env), False, 0)
+        cited = {anchor for (docname, anchor), found in index.items() if found.total}
         removed: set[str] = set()
         for wrapper in wrappers:
             for item in list(wrapper.findall(nodes.definition_list_item)):
@@ -268,15 +294,35 @@ class CitedOnly(SphinxPostTransform):
                 reference.replace_self(reference.children)
 
 
-def _cached_index(app: Sphinx, include_glossary: bool) -> Index:
-    """One index per build (citations don't change while pages are written)."""
-    cache: dict[bool, Index] | None = getattr(app, "_mlglossary_backlink_index", None)
+def _may_hold(env: BuildEnvironment, glossary_pages: set[str]) -> bool:
+    """Whether the document being written may hold entries of these glossary pages.
+
+    Most pages can't, and looking would walk the whole page. A document assembled from
+    several pages (singlehtml, LaTeX, texinfo, man, unknown builders) is always looked at.
+    """
+    return env.docname in glossary_pages or not _one_page_per_document(app_of(env).builder)
+
+
+def _one_page_per_document(builder: Builder) -> bool:
+    from sphinx.builders.html import StandaloneHTMLBuilder
+    from sphinx.builders.singlehtml import SingleFileHTMLBuilder
+    from sphinx.builders.text import TextBuilder
+    from sphinx.builders.xml import XMLBuilder
+
+    return isinstance(builder, StandaloneHTMLBuilder | TextBuilder | XMLBuilder) and not isinstance(
+        builder, SingleFileHTMLBuilder
+    )
+
+
+def _cached_index(app: Sphinx, include_glossary: bool, keep: int) -> Index:
+    """One index per build and kind (citations don't change while pages are written)."""
+    cache: dict[tuple[bool, int], Index] | None = getattr(app, "_mlglossary_backlink_index", None)
     if cache is None:
         cache = {}
         app._mlglossary_backlink_index = cache  # type: ignore[attr-defined]
-    if include_glossary not in cache:
-        cache[include_glossary] = build_index(app.env, include_glossary)
-    return cache[include_glossary]
+    if (include_glossary, keep) not in cache:
+        cache[(include_glossary, keep)] = build_index(app.env, include_glossary, keep)
+    return cache[(include_glossary, keep)]
 
 
 def reset_cache(app: Sphinx, *args: Any) -> None:

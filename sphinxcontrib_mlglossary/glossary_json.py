@@ -17,7 +17,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import new_document
 
-from .backlinks import build_index, page_title
+from .backlinks import Cited, build_index, page_title
 from .citations import citations
 from .collector import definitions, user_terms
 from .config import settings
@@ -143,7 +143,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor), []), titles),
+                    "backlinks": _backlinks(app, index.get((docname, anchor)), titles),
                 }
             )
     for docname in sorted(user_terms(env)):
@@ -161,7 +161,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": [],
                     "see_also": [],
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor), []), titles),
+                    "backlinks": _backlinks(app, index.get((docname, anchor)), titles),
                 }
             )
     return {
@@ -172,10 +172,10 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _backlinks(app: Sphinx, cited: list[tuple[str, tuple[int, ...]]], titles: dict[str, str]) -> list[dict[str, Any]]:
+def _backlinks(app: Sphinx, cited: Cited | None, titles: dict[str, str]) -> list[dict[str, Any]]:
     recorded = citations(app.env)
     found = []
-    for docname, positions in cited:
+    for docname, positions in cited.pages if cited is not None else ():
         first = recorded[docname].citation(positions[0])
         if docname not in titles:
             titles[docname] = page_title(app.env, docname)

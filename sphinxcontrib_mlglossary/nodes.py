@@ -34,10 +34,17 @@ def _as_container(fmt: str) -> tuple[Any, Any]:
 class tooltip_cards(nodes.comment):
     """The per-page block holding one card per cited term.
 
+    Cards rendered once and shared between pages are in the ``RENDERED`` attribute (a
+    tuple of HTML strings); cards that must stay nodes are its children.
+
     A ``comment`` to everything but our own visitors: Sphinx's search indexer skips
     comments, so card text stays out of the citing pages' search entries on every
     supported Sphinx (the ``no-search`` class it also carries works from Sphinx 8 on).
     """
+
+
+#: attribute of :class:`tooltip_cards`: the HTML of its shared, pre-rendered cards
+RENDERED = "mlglossary_rendered"
 
 
 class tooltip_card(nodes.General, nodes.Element):
@@ -58,6 +65,7 @@ def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
     # written by hand to keep our class first; "no-search" stays on the node for the indexer
     trigger = self.attval(node["trigger"])
     self.body.append(f'<div class="mlglossary-cards no-search" hidden="hidden" data-mlglossary-trigger="{trigger}">')
+    self.body.extend(node.get(RENDERED, ()))
 
 
 def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:

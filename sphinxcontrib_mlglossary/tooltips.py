@@ -23,7 +23,7 @@ from .config import app_of, settings
 from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_inline
-from .nodes import tooltip_card, tooltip_cards
+from .nodes import RENDERED, tooltip_card, tooltip_cards
 from .sources import entry_for
 from .text_direction import direction
 
@@ -140,11 +140,15 @@ class TooltipCards(SphinxPostTransform):
         if targets and with_cards:
             # "no-search": card text belongs to the glossary page, not to every citing page
             block = tooltip_cards(trigger=current.tooltip_trigger, classes=["no-search"])
-            block.extend(self._cards(targets, current.language, fromdoc))
+            block[RENDERED], card_nodes = self._cards(targets, current.language, fromdoc)
+            block.extend(card_nodes)
             self.document += block
 
-    def _cards(self, targets: dict[str, Target], language: str, fromdoc: str) -> list[nodes.Node]:
-        """One card per target, as HTML rendered once per output directory and reused.
+    def _cards(
+        self, targets: dict[str, Target], language: str, fromdoc: str
+    ) -> tuple[tuple[str, ...], list[nodes.Node]]:
+        """One card per target: HTML rendered once per output directory and shared, and
+        the cards that must stay nodes.
 
         A card reads the same on every page of a directory (its links are relative),
         so rendering it once instead of once per citing page keeps the write phase
@@ -152,7 +156,10 @@ class TooltipCards(SphinxPostTransform):
         rendered together, one ``render_partial`` call per page rather than per card.
         (Under ``-j`` this runs in the main process too: Sphinx applies post-transforms
         there and forks only the HTML writing, so the cache serves every worker.)
-        Builders without ``render_partial`` get the nodes.
+        The page's doctree keeps only references to the shared strings: a written
+        doctree waits for Python's cyclic garbage collector, so a node per card on every
+        page raised the write phase's peak memory. Builders without ``render_partial``
+        (and a card whose id another card of the page already takes) get nodes.
         """
         builder = app_of(self.env).builder
         render = getattr(builder, "render_partial", None)
@@ -176,9 +183,8 @@ class TooltipCards(SphinxPostTransform):
             found.append(key)
         if missing and render is not None:
             _CARD_HTML.update(zip(missing, _render_together(render, list(missing.values())), strict=True))
-        return [
-            item if isinstance(item, nodes.Node) else nodes.raw("", _CARD_HTML[item], format="html") for item in found
-        ]
+        rendered = tuple(_CARD_HTML[item] for item in found if not isinstance(item, nodes.Node))
+        return rendered, [item for item in found if isinstance(item, nodes.Node)]
 
     def _locate(
         self, link: nodes.reference, fromdoc: str, table: dict[str, list[tuple[str, Any]]], uris: dict[str, str]

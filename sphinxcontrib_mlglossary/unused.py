@@ -17,14 +17,15 @@ if TYPE_CHECKING:
 def unused_entries(app: Sphinx) -> tuple[list[str], int]:
     """Names of the entries shown on glossary pages that no page cites, and how many are shown."""
     current = settings(app)
-    index = build_index(app.env, include_glossary=False)
+    index = build_index(app.env, include_glossary=False, keep=0)
     shown: dict[str, tuple[str, str]] = {}
     for docname in sorted(definitions(app.env)):
         for entry_id, anchor in definitions(app.env)[docname].items():
             shown.setdefault(entry_id, (docname, anchor))
     unused = []
     for entry_id, home in shown.items():
-        if not index.get(home):
+        cited = index.get(home)
+        if cited is None or not cited.total:
             entry = entry_for(app, home[0], entry_id, current.language)
             unused.append(entry.name if entry is not None else entry_id)
     return sorted(unused, key=str.casefold), len(shown)

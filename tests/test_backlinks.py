@@ -69,12 +69,13 @@ def test_citations_inside_the_glossary_are_left_out_by_default(root_app):
     assert any(a["href"].startswith("#mlglossary-cite-") for a in soup.select("div.mlglossary-backlinks a"))
 
 
-def test_cited_only(root_app):
-    app = root_app("html", "basic-md")
+@pytest.mark.parametrize(("builder", "page"), [("html", "glossary.html"), ("singlehtml", "index.html")])
+def test_cited_only(root_app, builder, page):
+    app = root_app(builder, "basic-md")
     (app.srcdir / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n:cited-only:\n```\n")
     app.build()
     assert app.warning.getvalue() == ""
-    soup = read_html(app.outdir / "glossary.html")
+    soup = read_html(app.outdir / page)
     ids = {dt["id"] for dt in soup.select("dl.glossary > dt")}
     assert ids == {
         "term-attention-mask",

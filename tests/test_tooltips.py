@@ -134,3 +134,19 @@ def test_static_assets_stay_under_8_kb():
 
     sizes = {name: (STATIC_DIR / name).stat().st_size for name in (CSS_FILE, JS_FILE)}
     assert sum(sizes.values()) < 8 * 1024, sizes
+
+
+@pytest.mark.filterwarnings("ignore:'tags' will become")  # Sphinx 9 asks for tags; 7.3 takes none
+def test_pages_share_one_copy_of_each_card(root_app):
+    """Every written doctree waits for Python's cyclic garbage collector, so a card copied
+    into each citing page (as nodes or as a string) would raise the build's peak memory:
+    pages keep references to one rendered card per term and folder instead."""
+    from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards
+
+    app = build(root_app)
+    first, second = (
+        next(app.env.get_and_resolve_doctree("index", app.builder).findall(tooltip_cards)) for _ in range(2)
+    )
+    assert len(first[RENDERED]) == 3 and not first.children
+    assert all(a is b for a, b in zip(first[RENDERED], second[RENDERED], strict=True))
+    assert 'data-mlglossary-href="glossary.html#term-attention-mask"' in "".join(first[RENDERED])
