@@ -39,6 +39,7 @@ class Target:
     abbreviation: str
     #: inline nodes of the summary (copied before use)
     summary: tuple[nodes.Node, ...]
+    #: the summary as one line of text: every link to the term shares this one string
     plain: str
 
 
@@ -134,9 +135,8 @@ class TooltipCards(SphinxPostTransform):
                 continue
             targets.setdefault(href, target)
             link["classes"].append("mlglossary-term")
-            plain = " ".join(target.plain.split())
-            if plain and "reftitle" not in link:
-                link["reftitle"] = plain
+            if target.plain and "reftitle" not in link:
+                link["reftitle"] = target.plain
         if targets and with_cards:
             # "no-search": card text belongs to the glossary page, not to every citing page
             block = tooltip_cards(trigger=current.tooltip_trigger, classes=["no-search"])
@@ -215,14 +215,14 @@ class TooltipCards(SphinxPostTransform):
         if isinstance(info, tuple):  # a term of the project's own glossary
             text, paragraph = info
             summary = tuple(plain_inline(paragraph)) if paragraph is not None else ()
-            return Target(text, "", summary, paragraph.astext() if paragraph is not None else "")
+            return Target(text, "", summary, _one_line(paragraph.astext() if paragraph is not None else ""))
         language = settings(app_of(self.env)).language
         inline, plain = our_summary(self.env, language, info.id, info.summary, self.document)
         abbreviation = info.abbreviations[0] if info.abbreviations else ""
-        return Target(info.name, abbreviation, inline, plain)
+        return Target(info.name, abbreviation, inline, _one_line(plain))
 
     def _card(self, href: str, target: Target, language: str, card_id: str, fromdoc: str) -> tooltip_card:
-        card = tooltip_card(ids=[card_id], href=href, plain=" ".join(target.plain.split()))
+        card = tooltip_card(ids=[card_id], href=href, plain=target.plain)
         # say the card's direction whenever it differs from the page's (an English card on
         # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
         if direction(language) != direction(app_of(self.env).config.language):
@@ -307,6 +307,10 @@ def _dropped(reference: nodes.reference, tags: Any) -> bool:
                 pass  # Sphinx keeps a block it can't evaluate, and so do we
         parent = parent.parent
     return False
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
