@@ -73,9 +73,9 @@ def our_summary(
     key = (language, entry_id, summary)  # the summary too: an entry id may come from several glossary files
     if key not in _SUMMARIES:
         # roles such as {term} are only looked up through Sphinx's domains while reading;
-        # outside that phase, switch the lookup on for the time of the render
-        # a scratch document with the page's settings: a role keeps the last document it
-        # ran in, and the cached summary would keep the whole page alive for the build
+        # outside that phase, switch the lookup on for the time of the render. Render into
+        # a scratch document with the page's settings: a role object keeps the document
+        # of its last use, which would keep this page alive for the rest of the build
         scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
         with sphinx_domains(env):
             inline = tuple(render_inline(summary, scratch, location=_data_location(language, entry_id)))
