@@ -4,9 +4,8 @@ A citation's position on its page gives it a stable id that a backlink lands on;
 counts citations within the page only, so it doesn't change when other pages change.
 The id is attached when the page is written, and the read doctree is left untouched:
 Sphinx holds every read doctree in memory until its page is written, and anything
-added per citation there (an id string, even one more attribute, which makes docutils
-grow the node's attribute table) was most of what the extension added to a build's
-peak memory.
+added per citation there (an id string; even one more attribute, which doubles the
+node's attribute dict) was most of what the extension added to a build's peak memory.
 """
 
 from __future__ import annotations
