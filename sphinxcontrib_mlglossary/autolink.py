@@ -15,19 +15,15 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from .config import AUTOLINK_MODES, app_of, settings
-from .loader import bundled_glossary
-from .nodes import glossary_block
-from .term_pattern import TermPattern, cached_pattern
-from .warnings_ import MlGlossaryWarning, warn
+from .config import AUTOLINK_MODES
+from .diagnostics import MlGlossaryWarning, warn
+from .domain import session_of
+from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
+from .term_pattern import TermPattern
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-#: set on the references auto-linking creates
-AUTOLINK = "mlglossary_autolink"
-#: class of the inline inside an auto-link (kept as plain text when the term is not on any page)
-AUTOLINK_CLASS = "mlglossary-autolink"
 #: page metadata that overrides the mode for one page (``off``, ``first``, ``section``, ``all``)
 METADATA_FIELDS = ("mlglossary-autolink", "mlglossary_autolink")
 
@@ -70,12 +66,13 @@ class AutoLinker(SphinxTransform):
     default_priority = 400
 
     def apply(self, **kwargs: Any) -> None:
-        current = settings(app_of(self.env))
+        session = session_of(self.env)
+        current = session.settings
         mode = _page_mode(self.document, current.autolink)
         if mode == "off" or any(True for _ in self.document.findall(glossary_block)):
             return  # never on a glossary page
-        glossary = bundled_glossary(current.language)
-        pattern = cached_pattern(glossary, current.autolink_exclude)
+        glossary = session.glossary()
+        pattern = session.pattern(glossary, current.autolink_exclude)
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)
         for text, scope in list(_prose_texts(self.document, mode)):

@@ -11,30 +11,32 @@ node's attribute dict) was most of what the extension added to a build's peak me
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.environment.collectors import EnvironmentCollector
-from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .autolink import AUTOLINK
+from .nodes import AUTOLINK
 
-if TYPE_CHECKING:
-    from collections.abc import Set
-
-    from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
-
-#: attribute on the environment: docname -> citations on that page, in document order
-CITATIONS = "mlglossary_citations"
 ID_PREFIX = "mlglossary-cite-"
+#: the target as written, kept on a reference when an explicit title hides it and the
+#: ``term`` role replaced it (see :mod:`.roles`)
+WRITTEN_TARGET = "mlglossary_written_target"
+
+
+def written_target(node: nodes.Element) -> str:
+    """The target as the author wrote it (up to case, which term lookups ignore)."""
+    if node.get(WRITTEN_TARGET):
+        return str(node[WRITTEN_TARGET])
+    if node.get("refexplicit"):
+        return str(node["reftarget"])
+    return " ".join(node.astext().split())
 
 
 class Citation(NamedTuple):
     """One ``{term}`` reference on a page (a view made on demand from :class:`PageCitations`)."""
 
-    #: the reference target as written (resolved to an entry only when backlinks are drawn)
+    #: the reference target as the author wrote it (resolved only when backlinks are drawn)
     target: str
     #: id of the citation node: the landing spot of its backlink
     node_id: str
@@ -106,18 +108,7 @@ def is_term_reference(xref: addnodes.pending_xref) -> bool:
 def id_prefix(docname: str) -> str:
     """Start of the ids of a page's citations: the page's name keeps them unique where
     pages share one output file (singlehtml, LaTeX)."""
-    if docname not in _PREFIXES:
-        _PREFIXES[docname] = f"{ID_PREFIX}{nodes.make_id(docname) or 'page'}-"
-    return _PREFIXES[docname]
-
-
-_PREFIXES: dict[str, str] = {}
-
-
-def citations(env: BuildEnvironment) -> dict[str, PageCitations]:
-    if not hasattr(env, CITATIONS):
-        setattr(env, CITATIONS, {})
-    return getattr(env, CITATIONS)  # type: ignore[no-any-return]
+    return f"{ID_PREFIX}{nodes.make_id(docname) or 'page'}-"
 
 
 class _Place(NamedTuple):
@@ -156,86 +147,33 @@ def _section_key(section: nodes.section | None) -> tuple[str, str]:
     return (section["ids"][0] if section["ids"] else ""), (title.astext() if title else "")
 
 
-class CitationsCollector(EnvironmentCollector):
-    """Keyed by citing page: purge pops it, a parallel merge copies only the merged pages."""
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        citations(env).pop(docname, None)
-
-    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment) -> None:
-        theirs = citations(other)
-        ours = citations(env)
-        for docname in docnames:
-            if docname in theirs:
-                record = theirs[docname]
-                # a worker's strings arrive as copies: share them again
-                ours[docname] = record._replace(targets=tuple(map(sys.intern, record.targets)))
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        prefix = id_prefix(app.env.docname)
-        targets: list[str] = []
-        places: list[int] = []
-        flags: list[int] = []
-        sections: dict[int, int] = {}  # id(section node) -> index into section_keys
-        section_keys: list[tuple[str, str]] = []
-        conditions: dict[str, int] = {}
-        for xref in doctree.findall(addnodes.pending_xref):
-            if not is_term_reference(xref):
-                continue
-            place = _place_of(xref)
-            section, condition = place.section, place.only
-            if id(section) not in sections:
-                sections[id(section)] = len(section_keys)
-                section_keys.append(_section_key(section))
-            if condition and condition not in conditions:
-                conditions[condition] = len(conditions)
-            targets.append(sys.intern(xref["reftarget"]))
-            places.append(sections[id(section)])
-            flags.append(
-                (IN_GLOSSARY if place.in_glossary else 0)
-                | (AUTO if xref.get(AUTOLINK) else 0)
-                | ((conditions[condition] + 1) << _ONLY_SHIFT if condition else 0)
-            )
-        if targets:
-            citations(app.env)[app.env.docname] = PageCitations(
-                prefix, tuple(targets), tuple(places), tuple(section_keys), tuple(flags), tuple(conditions)
-            )
-
-
-class IdentifyCitations(SphinxPostTransform):
-    """Give each citation its id, and an inline child, before it is resolved.
-
-    Runs on the doctree being written: resolving moves the ``pending_xref``'s ids onto
-    the link, where backlinks land. Citations are counted per page in document order,
-    as they were recorded; each reference names its page (``refdoc``), so documents
-    assembled from several pages (singlehtml, LaTeX) count each page on its own. A
-    reference that isn't the citation recorded next on its page was added after reading
-    (by another extension): it gets no id and shifts no other citation's.
-
-    Some references reach this phase with a bare text child (seen for references inside
-    our MyST-rendered entries after the doctree round trip); resolving those would drop
-    the id, so they get an inline wrapper first.
-    """
-
-    default_priority = 5  # before ReferencesResolver (10)
-
-    def run(self, **kwargs: Any) -> None:
-        recorded = citations(self.env)
-        counted: dict[str, int] = {}
-        for xref in self.document.findall(addnodes.pending_xref):
-            if not is_term_reference(xref):
-                continue
-            page = xref.get("refdoc") or self.env.docname
-            position = counted.get(page, 0)
-            record = recorded.get(page)
-            if record is None or position >= len(record.targets) or record.targets[position] != xref["reftarget"]:
-                continue  # not the citation recorded next on its page: added after reading
-            counted[page] = position + 1
-            xref["ids"].append(record.node_id(position))
-            if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
-                continue
-            content = nodes.inline(
-                "", "", *[child.deepcopy() for child in xref.children], classes=["xref", "std", "std-term"]
-            )
-            xref.children = []
-            xref += content
+def record_citations(doctree: nodes.document, docname: str) -> PageCitations | None:
+    """The page's citations in document order (None when it has none)."""
+    targets: list[str] = []
+    places: list[int] = []
+    flags: list[int] = []
+    sections: dict[int, int] = {}  # id(section node) -> index into section_keys
+    section_keys: list[tuple[str, str]] = []
+    conditions: dict[str, int] = {}
+    for xref in doctree.findall(addnodes.pending_xref):
+        if not is_term_reference(xref):
+            continue
+        place = _place_of(xref)
+        section, condition = place.section, place.only
+        if id(section) not in sections:
+            sections[id(section)] = len(section_keys)
+            section_keys.append(_section_key(section))
+        if condition and condition not in conditions:
+            conditions[condition] = len(conditions)
+        targets.append(sys.intern(written_target(xref)))
+        places.append(sections[id(section)])
+        flags.append(
+            (IN_GLOSSARY if place.in_glossary else 0)
+            | (AUTO if xref.get(AUTOLINK) else 0)
+            | ((conditions[condition] + 1) << _ONLY_SHIFT if condition else 0)
+        )
+    if not targets:
+        return None
+    return PageCitations(
+        id_prefix(docname), tuple(targets), tuple(places), tuple(section_keys), tuple(flags), tuple(conditions)
+    )

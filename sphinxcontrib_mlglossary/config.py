@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
-from .warnings_ import MlGlossaryWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
 
 #: name -> (default, rebuild, accepted types)
 OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
@@ -80,7 +80,7 @@ def register(app: Sphinx) -> None:
 
 
 def _validate(app: Sphinx, config: Config) -> None:
-    _warn_unknown_names(config)
+    _warn_unknown_names(app)
     for name, (default, _rebuild, types) in OPTIONS.items():
         value = getattr(config, name)
         if not isinstance(value, types):
@@ -105,15 +105,37 @@ def _validate(app: Sphinx, config: Config) -> None:
     requested = config.mlglossary_language or config.language
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
-    config._mlglossary_settings = _settings_of(config)
 
 
-def _warn_unknown_names(config: Config) -> None:
+def _names_set_in(conf_py: Path) -> set[str]:
+    """Top-level names conf.py assigns, read from its syntax tree (it is not run again)."""
+    import ast
+
+    try:
+        tree = ast.parse(conf_py.read_bytes(), filename=str(conf_py))
+    except (OSError, SyntaxError, ValueError):
+        return set()  # Sphinx has read it already, or reported why it couldn't
+    names: set[str] = set()
+    for statement in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign):
+            targets = list(statement.targets)
+        elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+            targets = [statement.target]
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    names.add(node.id)
+    return names
+
+
+def _warn_unknown_names(app: Sphinx) -> None:
     """A misspelt ``mlglossary_*`` name would otherwise be ignored without a word."""
     import difflib
 
-    raw = getattr(config, "_raw_config", {})
-    for name in sorted(raw):
+    if not app.confdir:
+        return
+    for name in sorted(_names_set_in(Path(app.confdir) / "conf.py")):
         if name.startswith("mlglossary_") and name not in OPTIONS:
             close = difflib.get_close_matches(name, list(OPTIONS), n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known options: {', '.join(OPTIONS)}"
@@ -133,7 +155,8 @@ def _choice(name: str, value: bool | str, allowed: tuple[str, ...], *, true: str
     return "off"
 
 
-def _settings_of(config: Config) -> Settings:
+def settings_of(config: Config) -> Settings:
+    """The settings of a validated config (the build's session keeps them)."""
     return Settings(
         language=resolve_language(config.mlglossary_language or config.language) or "en",
         warn_unknown=bool(config.mlglossary_warn_unknown),
@@ -155,17 +178,3 @@ def _mode(value: bool | str, allowed: tuple[str, ...], true: str) -> str:
     if isinstance(value, bool):
         return true if value else "off"
     return value if value in allowed else "off"
-
-
-def settings(app: Sphinx) -> Settings:
-    """The one typed accessor for our settings (computed again after unpickling)."""
-    config = app.config
-    cached = config.__dict__.get("_mlglossary_settings")
-    if cached is None:
-        cached = config._mlglossary_settings = _settings_of(config)
-    return cached  # type: ignore[no-any-return]
-
-
-def app_of(env: BuildEnvironment) -> Sphinx:
-    """The application behind an environment (``transform.app`` is deprecated in Sphinx 9)."""
-    return getattr(env, "_app", None) or env.app  # type: ignore[no-any-return]

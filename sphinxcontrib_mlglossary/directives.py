@@ -14,19 +14,18 @@ from typing import TYPE_CHECKING, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
+from sphinx.domains.std import make_glossary_term
 from sphinx.util.docutils import SphinxDirective
 
-from .collector import definition_sources, definitions
-from .config import app_of, settings
+from .diagnostics import MlGlossaryWarning, warn
+from .domain import glossary_domain
 from .i18n import _
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
-from .nodes import glossary_block
-from .references import API_REFERENCE
+from .nodes import API_REFERENCE, glossary_block
 from .sorting import letter, sort_key
 from .sources import BUNDLED, SourceSpec, load, resolve_option
 from .text_direction import direction, list_separator
-from .warnings_ import MlGlossaryWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec
@@ -51,7 +50,7 @@ class MlGlossaryDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
-        language = settings(app_of(self.env)).language
+        language = glossary_domain(self.env).session.settings.language
         loaded = self._glossary(language)
         if loaded is None:
             return []
@@ -63,7 +62,8 @@ class MlGlossaryDirective(SphinxDirective):
         if direction(language) == "rtl" or direction(language) != direction(self.config.language):
             wrapper["dir"] = direction(language)
         wrapper["mlglossary_cited_only"] = "cited-only" in self.options
-        defined = definitions(self.env).setdefault(self.env.docname, {})
+        domain = glossary_domain(self.env)
+        defined = domain.definitions.setdefault(self.env.docname, {})
         before = set(defined)
         for heading, group in groupby(entries, key=lambda entry: letter(entry.name, language)):
             items = [item for entry in group if (item := self._item(entry, glossary, defined)) is not None]
@@ -75,7 +75,7 @@ class MlGlossaryDirective(SphinxDirective):
             glossary_node += nodes.definition_list("", *items, classes=["glossary"])
             wrapper += [rubric, glossary_node]
         if not spec.bundled:
-            sources = definition_sources(self.env).setdefault(self.env.docname, {})
+            sources = domain.definition_sources.setdefault(self.env.docname, {})
             sources.update((entry_id, spec) for entry_id in set(defined) - before)
         self.set_source_info(wrapper)
         # We ship the translations ourselves: keep our text out of the project's .pot
@@ -86,7 +86,7 @@ class MlGlossaryDirective(SphinxDirective):
 
     def _glossary(self, language: str) -> tuple[SourceSpec, Glossary] | None:
         """The glossary to show: bundled, ``:source:``, or ``:source:`` merged on top (None after an error)."""
-        app = app_of(self.env)
+        session = glossary_domain(self.env).session
         if "source" not in self.options:
             if "merge" in self.options:
                 warn(
@@ -95,10 +95,10 @@ class MlGlossaryDirective(SphinxDirective):
                     location=self.get_location(),
                 )
             return BUNDLED, bundled_glossary(language)
-        spec = resolve_option(self.env, app, self.options["source"], "merge" in self.options)
+        spec = resolve_option(self.env, session, self.options["source"], "merge" in self.options)
         self.env.note_dependency(spec.path)
         try:
-            return spec, load(app, spec, language, location=self.get_location())
+            return spec, load(session, spec, language, location=self.get_location())
         except GlossaryDataError as error:
             warn(
                 MlGlossaryWarning.DATA,
@@ -155,7 +155,8 @@ class MlGlossaryDirective(SphinxDirective):
         defined[entry.id] = entry.anchor
         # warnings about the body point at the entry in its data file, not at this page
         location = f"{glossary.source}:{entry.line}" if glossary.source else None
-        body = render_blocks(entry.body, document, location=location)
+        renderer = glossary_domain(self.env).session.entry_renderer()
+        body = render_blocks(renderer, entry.body, document, location=location)
         for block in body:
             if isinstance(block, nodes.Element):
                 for xref in block.findall(addnodes.pending_xref):
@@ -188,28 +189,34 @@ class MlGlossaryDirective(SphinxDirective):
                 )
         if entry.name not in names:
             return None  # its main name belongs elsewhere: don't show a second entry
-        term = nodes.term("", entry.heading)
         source, line = self.get_source_info()
-        term.source, term.line = source, line
-        term["ids"].append(entry.anchor)
+        term: nodes.term | None = None
+        index_entries: list[addnodes.index] = []
+        for name in names:
+            # Sphinx's own glossary function registers the name as a term (exact and any
+            # case) and makes its index entry; every name lands on the entry's one anchor
+            made = make_glossary_term(self.env, [nodes.Text(name)], None, source, line, entry.anchor, document)
+            if name == entry.name:
+                term = made
+            if name in (entry.name, *entry.abbreviations):
+                index_entries.extend(child for child in made.children if isinstance(child, addnodes.index))
+        assert term is not None  # entry.name is in names (checked above)
+        term.children = []
+        term += nodes.Text(entry.heading)
         document.ids[entry.anchor] = term
         if entry.legacy_anchor and entry.legacy_anchor not in document.ids:
             term["ids"].append(entry.legacy_anchor)
             document.ids[entry.legacy_anchor] = term
-        for name in names:
-            std._note_term(name, entry.anchor, location=term)  # type: ignore[attr-defined]
-        index = addnodes.index(
-            entries=[("single", name, entry.anchor, "main", None) for name in (entry.name, *entry.abbreviations)]
-        )
-        index.source, index.line = source, line
-        term += index
+        for index in index_entries:
+            index.parent = None
+            term += index
         return term
 
     def _see_also(self, related: list[Entry]) -> nodes.paragraph:
         paragraph = nodes.paragraph(classes=["mlglossary-see-also"])
         paragraph += nodes.strong(text=str(_("See also:")))
         paragraph += nodes.Text(" ")
-        separator = list_separator(settings(app_of(self.env)).language)
+        separator = list_separator(glossary_domain(self.env).session.settings.language)
         for position, other in enumerate(related):
             if position:
                 paragraph += nodes.Text(separator)

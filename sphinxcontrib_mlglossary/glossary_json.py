@@ -14,15 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.util.docutils import new_document
 
-from .backlinks import Cited, build_index, page_title
-from .citations import citations
-from .collector import definitions, user_terms
-from .config import settings
+from .backlinks import Cited, cached_index
+from .domain import MlGlossaryDomain, glossary_domain
+from .rendering import our_summary, page_title, plain_inline, resolve_summary_links
 from .sources import entry_for
-from .tooltips import our_summary, plain_inline
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -58,18 +55,15 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
 def _inputs_fingerprint(app: Sphinx) -> str:
     """A hash of everything ``glossary.json`` is made from ("" when that can't be told).
 
-    The fingerprints :mod:`.rewrites` keeps on ``env-get-updated`` cover it: backlink
+    The fingerprints :mod:`.invalidation` keeps on ``env-get-updated`` cover it: backlink
     digests (citations, page titles) and the rules (terms, their pages and anchors, and
     the content of every entry and of the project's own terms).
     """
     from . import __version__
-    from .backlinks import DIGESTS
-    from .rewrites import RULES
 
-    env = app.env
-    digests = getattr(env, DIGESTS, None)
-    rules = getattr(env, RULES, None)
-    if digests is None or rules is None or not settings(app).backlinks:
+    domain = glossary_domain(app.env)
+    digests, rules = domain.data["digests"], domain.data["rules"]
+    if not rules or not domain.session.settings.backlinks:
         return ""
     parts = (
         FORMAT_VERSION,
@@ -77,7 +71,7 @@ def _inputs_fingerprint(app: Sphinx) -> str:
         sorted(digests.items()),
         rules,
         app.config.project,
-        settings(app),
+        domain.session.settings,
         app.config.root_doc,
     )
     return hashlib.sha1(repr(parts).encode()).hexdigest()
@@ -118,20 +112,20 @@ def _url(builder: Builder, docname: str, anchor: str) -> str:
 
 def glossary_data(app: Sphinx) -> dict[str, Any]:
     """Every glossary term of the build with names, summary, URL and backlinks."""
-    env = app.env
+    domain = glossary_domain(app.env)
     builder = app.builder
-    current = settings(app)
-    index = build_index(env, current.backlinks_from_glossary)
+    current = domain.session.settings
+    index = cached_index(domain, current.backlinks_from_glossary, None)
     titles: dict[str, str] = {}
     document = new_document("<mlglossary>")
-    document.settings.env = env
+    document.settings.env = app.env
     terms: list[dict[str, Any]] = []
-    for docname in sorted(definitions(env)):
-        for entry_id, anchor in definitions(env)[docname].items():
-            entry = entry_for(app, docname, entry_id, current.language)
+    for docname in sorted(domain.definitions):
+        for entry_id, anchor in domain.definitions[docname].items():
+            entry = entry_for(domain, docname, entry_id)
             if entry is None:
                 continue
-            inline, plain = our_summary(env, current.language, entry.id, entry.summary, document)
+            inline, plain = our_summary(domain, entry, document)
             terms.append(
                 {
                     "id": entry.id,
@@ -143,11 +137,11 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor)), titles),
+                    "backlinks": _backlinks(domain, builder, index.get((docname, anchor)), titles),
                 }
             )
-    for docname in sorted(user_terms(env)):
-        for anchor, (text, paragraph) in user_terms(env)[docname].items():
+    for docname in sorted(domain.user_terms):
+        for anchor, (text, paragraph) in domain.user_terms[docname].items():
             inline_nodes = tuple(plain_inline(paragraph)) if paragraph is not None else ()
             summary = paragraph.astext() if paragraph is not None else ""
             terms.append(
@@ -161,7 +155,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "tags": [],
                     "see_also": [],
                     "url": _url(builder, docname, anchor),
-                    "backlinks": _backlinks(app, index.get((docname, anchor)), titles),
+                    "backlinks": _backlinks(domain, builder, index.get((docname, anchor)), titles),
                 }
             )
     return {
@@ -172,19 +166,21 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     }
 
 
-def _backlinks(app: Sphinx, cited: Cited | None, titles: dict[str, str]) -> list[dict[str, Any]]:
-    recorded = citations(app.env)
+def _backlinks(
+    domain: MlGlossaryDomain, builder: Builder, cited: Cited | None, titles: dict[str, str]
+) -> list[dict[str, Any]]:
+    recorded = domain.citations
     found = []
     for docname, positions in cited.pages if cited is not None else ():
         first = recorded[docname].citation(positions[0])
         if docname not in titles:
-            titles[docname] = page_title(app.env, docname)
+            titles[docname] = page_title(domain.env, docname)
         found.append(
             {
                 "page": docname,
                 "title": titles[docname],
                 "section": first.section_title or None,
-                "url": _url(app.builder, docname, first.node_id),
+                "url": _url(builder, docname, first.node_id),
                 "count": len(positions),
             }
         )
@@ -196,21 +192,6 @@ def _html(app: Sphinx, inline: tuple[nodes.Node, ...]) -> str:
     if not inline:
         return ""
     paragraph = nodes.paragraph()
-    paragraph.extend(node.deepcopy() for node in inline)
-    std = app.env.get_domain("std")
-    for xref in list(paragraph.findall(addnodes.pending_xref)):
-        content = xref.children[0] if xref.children else nodes.Text(xref.get("reftarget", ""))
-        resolved = None
-        if xref.get("refdomain") == "std" and xref.get("reftype") == "term":
-            resolved = std.resolve_xref(
-                app.env,
-                app.config.root_doc,
-                app.builder,
-                "term",
-                xref["reftarget"],
-                xref,
-                content,  # type: ignore[arg-type]
-            )
-        xref.replace_self(resolved if resolved is not None else content)
+    paragraph.extend(resolve_summary_links(app.env, app.builder, app.config.root_doc, n.deepcopy()) for n in inline)
     fragment: str = app.builder.render_partial(paragraph)["fragment"]  # type: ignore[attr-defined]
     return fragment.strip().removeprefix("<p>").removesuffix("</p>").strip()

@@ -12,15 +12,12 @@ and directives outside a fixed list of content directives are dropped with a
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from docutils import nodes
 
-from .warnings_ import MlGlossaryWarning, warn
-
-if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
+from .diagnostics import MlGlossaryWarning, warn
 
 #: directives an entry may use: content only, nothing that reads files, runs code or emits raw output
 SAFE_DIRECTIVES = frozenset(
@@ -52,60 +49,59 @@ def _escapes_source(uri: str) -> bool:
     return "://" not in uri and ".." in re.split(r"[\\/]", uri)
 
 
-@lru_cache(maxsize=1)
-def _markdown() -> MarkdownIt:
-    # Imported late: loading MyST costs time that builds without the directive never pay.
-    from myst_parser.config.main import MdParserConfig
-    from myst_parser.mdit_to_docutils import base as myst_base
-    from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
-    from myst_parser.parsers.mdit import create_md_parser
+class EntryRenderer:
+    """Renders entry text with MyST-Parser's Sphinx renderer, through its public API.
 
-    class FragmentRenderer(SphinxRenderer):  # type: ignore[misc]
-        """Renders a fragment into a node of a page that has its own renderer.
+    ``create_md_parser`` gives a parser whose renderer we set up once per document and
+    then feed fragments with ``nested_render_text``, which appends to the node given as
+    the current one. Unlike a full ``render``, that never runs the page-level finishing
+    step (word count, heading slugs) that would overwrite the host page's own. Setting up
+    builds a default document MyST never uses here (about 7 ms), so it happens once per
+    document, not once per entry.
+    """
 
-        The page-level finishing step is skipped: it would record a word count and
-        heading slugs on the host page, overwriting the page's own.
-        """
+    def __init__(self) -> None:
+        # Imported late: loading MyST costs time that builds without the directive never pay.
+        from myst_parser.config.main import MdParserConfig
+        from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+        from myst_parser.parsers.mdit import create_md_parser
 
-        def _render_finalise(self) -> None:
-            pass
+        owner = self
 
-        def setup_render(self, options: dict[str, Any], env: Any) -> None:
-            # MyST builds a throwaway default document (about 7 ms of option parsing) as
-            # the fallback for ``options["document"]`` on every render, though we always
-            # pass one: hand it ours instead (a 10,000-entry glossary saved 70 s)
-            original = getattr(myst_base, "make_document", None)
-            if original is not None:
-                myst_base.make_document = lambda *args, **kwargs: options["document"]
-            try:
-                super().setup_render(options, env)
-            finally:
-                if original is not None:
-                    myst_base.make_document = original
+        class FragmentRenderer(SphinxRenderer):  # type: ignore[misc]
+            """Refuses what entries may not use, before it runs."""
 
-        def run_directive(self, name: str, *args: Any, **kwargs: Any) -> list[nodes.Element]:
-            # checked before the directive runs: a directive's side effects (reading a
-            # file, running code) can't be undone by cleaning its output afterwards
-            if name not in SAFE_DIRECTIVES:
-                _report(f"directive {name!r} is not allowed in glossary entries; it was left out")
-                return []
-            return super().run_directive(name, *args, **kwargs)  # type: ignore[no-any-return]
+            def run_directive(self, name: str, *args: Any, **kwargs: Any) -> list[nodes.Element]:
+                # checked before the directive runs: a directive's side effects (reading a
+                # file, running code) can't be undone by cleaning its output afterwards
+                if name not in SAFE_DIRECTIVES:
+                    owner.report(f"directive {name!r} is not allowed in glossary entries; it was left out")
+                    return []
+                return super().run_directive(name, *args, **kwargs)  # type: ignore[no-any-return]
 
-        def render_restructuredtext(self, token: Any) -> None:
-            # reST inside an entry would run reST directives past the list above
-            _report("an {eval-rst} block is not allowed in glossary entries; it was left out")
+            def render_restructuredtext(self, token: Any) -> None:
+                # reST inside an entry would run reST directives past the list above
+                owner.report("an {eval-rst} block is not allowed in glossary entries; it was left out")
 
-    # Our own fixed configuration: entries must render the same whatever the user's
-    # myst_* settings are.
-    return create_md_parser(MdParserConfig(), FragmentRenderer)
+        # Our own fixed configuration: entries must render the same whatever the user's
+        # myst_* settings are.
+        self._config = MdParserConfig()
+        self._md = create_md_parser(self._config, FragmentRenderer)
+        self._document: nodes.document | None = None
+        #: where the entry being rendered comes from, for warnings raised while rendering it
+        self.location: Any = None
 
+    def report(self, message: str) -> None:
+        warn(MlGlossaryWarning.MARKUP, f"glossary data: {message}", location=self.location)
 
-#: where the entry being rendered comes from, for warnings raised while rendering it
-_LOCATION: list[Any] = [None]
-
-
-def _report(message: str) -> None:
-    warn(MlGlossaryWarning.MARKUP, f"glossary data: {message}", location=_LOCATION[-1])
+    def render(self, text: str, document: nodes.document, holder: nodes.Element) -> None:
+        renderer: Any = self._md.renderer  # the FragmentRenderer made above
+        if self._document is not document:
+            renderer.setup_render({"myst_config": self._config, "document": document}, {})
+            self._document = document
+        renderer.md_env = {}  # link definitions of one entry are not another's
+        with renderer.current_node_context(holder):
+            renderer.nested_render_text(text, 0)
 
 
 def _snippet(text: str) -> str:
@@ -113,14 +109,14 @@ def _snippet(text: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
-def _make_safe(holder: nodes.Element) -> None:
+def _make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
     """Drop raw output and script-capable URLs from rendered entry text (their text stays)."""
     for raw in list(holder.findall(nodes.raw)):
-        _report(f"raw {raw.get('format', '')} markup {_snippet(raw.astext())} was dropped".replace("  ", " "))
+        report(f"raw {raw.get('format', '')} markup {_snippet(raw.astext())} was dropped".replace("  ", " "))
         raw.parent.remove(raw)
     for reference in list(holder.findall(nodes.reference)):
         if is_unsafe_url(reference.get("refuri", "")):
-            _report(f"link to {_snippet(reference['refuri'])} is not allowed; its text is kept")
+            report(f"link to {_snippet(reference['refuri'])} is not allowed; its text is kept")
             reference.replace_self(reference.children or nodes.Text(reference.astext()))
     for target in holder.findall(nodes.target):
         if is_unsafe_url(target.get("refuri", "")):
@@ -128,7 +124,7 @@ def _make_safe(holder: nodes.Element) -> None:
     for image in list(holder.findall(nodes.image)):
         uri = image.get("uri", "")
         if is_unsafe_url(uri) or _escapes_source(uri):
-            _report(f"image {_snippet(uri)} is not allowed; it was left out")
+            report(f"image {_snippet(uri)} is not allowed; it was left out")
             image.parent.remove(image)
 
 
@@ -138,35 +134,34 @@ def _page_of(document: nodes.document) -> Any:
     return (env.docname, None) if env is not None else None
 
 
-def render_blocks(text: str, document: nodes.document, *, location: Any = None) -> list[nodes.Node]:
+def render_blocks(
+    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+) -> list[nodes.Node]:
     """Block-level nodes (paragraphs, lists, code) for a MyST text, created in ``document``.
 
     ``location`` (a node, ``"path:line"`` or ``(docname, line)``) is where warnings
     about unsafe markup point; by default, the page being built.
     """
     holder = nodes.Element()
-    md = _markdown()
-    md.options["document"] = document
-    md.options["current_node"] = holder
     settings = document.settings
     saved = (getattr(settings, "raw_enabled", True), getattr(settings, "file_insertion_enabled", True))
     # the settings object is the host page's: switch file and raw access off for our text only
     settings.raw_enabled, settings.file_insertion_enabled = False, False
-    _LOCATION.append(location if location is not None else _page_of(document))
+    outer, renderer.location = renderer.location, location if location is not None else _page_of(document)
     try:
-        md.render(text, {})
-        _make_safe(holder)
+        renderer.render(text, document, holder)
+        _make_safe(holder, renderer.report)
     finally:
-        _LOCATION.pop()
+        renderer.location = outer
         settings.raw_enabled, settings.file_insertion_enabled = saved
-        md.options.pop("document", None)
-        md.options.pop("current_node", None)
     return list(holder.children)
 
 
-def render_inline(text: str, document: nodes.document, *, location: Any = None) -> list[nodes.Node]:
+def render_inline(
+    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+) -> list[nodes.Node]:
     """Inline nodes for a one-paragraph MyST text (a summary)."""
-    blocks = render_blocks(text, document, location=location)
+    blocks = render_blocks(renderer, text, document, location=location)
     if len(blocks) == 1 and isinstance(blocks[0], nodes.paragraph):
         return list(blocks[0].children)
     inline: list[nodes.Node] = []

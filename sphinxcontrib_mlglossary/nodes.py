@@ -15,6 +15,18 @@ if TYPE_CHECKING:
     from sphinx.writers.html5 import HTML5Translator
 
 
+# -- attributes and classes we set on Sphinx's own nodes -------------------------------
+
+#: on the references auto-linking creates
+AUTOLINK = "mlglossary_autolink"
+#: class of the inline inside an auto-link (kept as plain text when the term is on no page)
+AUTOLINK_CLASS = "mlglossary-autolink"
+#: on API references inside our entries: they link only where the user's intersphinx knows them
+API_REFERENCE = "mlglossary_api"
+#: on term references already reported as ambiguous
+AMBIGUOUS = "mlglossary_ambiguous"
+
+
 class glossary_block(nodes.container):
     """The directive's output: a container that knows its language and writing direction."""
 

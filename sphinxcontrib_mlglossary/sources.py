@@ -1,27 +1,28 @@
 """Which glossary a directive shows: the bundled one, a file of the project's, or both merged.
 
-A page records a :class:`SourceSpec` per entry it defines (in the environment), so the
-process that writes another page (tooltips), or a later incremental build, loads the
-same glossary again without re-reading the page. Loading is cached per process and
-keyed by the file's size and modification time.
+A page records a :class:`SourceSpec` per entry it defines (in the domain's data), so
+the process that writes another page (tooltips), or a later incremental build, loads
+the same glossary again without re-reading the page. Loading is cached for the build
+(:class:`GlossaryFiles`, kept by the build's session) and keyed by the file's size and
+modification time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary
 from .model import Entry, Glossary
-from .warnings_ import MlGlossaryWarning, logger, warn
 
 if TYPE_CHECKING:
-    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from .domain import MlGlossaryDomain
     from .importing import Notice
+    from .session import BuildSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +42,10 @@ class SourceSpec:
 BUNDLED = SourceSpec()
 
 
-def configured_sources(app: Sphinx) -> dict[str, SourceSpec]:
+def configured_sources(session: BuildSession) -> dict[str, SourceSpec]:
     """``mlglossary_sources``: name -> spec, paths relative to the configuration directory."""
     found: dict[str, SourceSpec] = {}
-    for name, value in (app.config.mlglossary_sources or {}).items():
+    for name, value in (session.config.mlglossary_sources or {}).items():
         if isinstance(value, str):
             path, merge = value, False
         elif isinstance(value, dict) and isinstance(value.get("path"), str):
@@ -57,63 +58,64 @@ def configured_sources(app: Sphinx) -> dict[str, SourceSpec]:
                 once=True,
             )
             continue
-        found[str(name)] = SourceSpec(str((Path(app.confdir) / path).resolve()), merge)
+        found[str(name)] = SourceSpec(str((session.confdir / path).resolve()), merge)
     return found
 
 
-def resolve_option(env: BuildEnvironment, app: Sphinx, value: str, merge: bool) -> SourceSpec:
+def resolve_option(env: BuildEnvironment, session: BuildSession, value: str, merge: bool) -> SourceSpec:
     """The spec a ``:source:`` option names: a configured name, or a path like ``include`` takes."""
-    named = configured_sources(app).get(value)
+    named = configured_sources(session).get(value)
     if named is not None:
         return SourceSpec(named.path, merge or named.merge)
     _relative, absolute = env.relfn2path(value)
     return SourceSpec(str(Path(absolute).resolve()), merge)
 
 
-def load(app: Sphinx, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
-    """The glossary a spec stands for; notices become warnings, errors raise GlossaryDataError."""
-    if spec.bundled:
-        return bundled_glossary(language)
-    path = Path(spec.path)
-    try:
-        stat = path.stat()
-    except OSError:
-        raise GlossaryDataError(
-            path, "no such glossary file", hint="check the :source: path (relative to the page) or mlglossary_sources"
-        ) from None
-    glossary, notices, fresh = _load_file(
-        spec.path, stat.st_mtime_ns, stat.st_size, language, app.config.mlglossary_link_base or ""
-    )
-    if fresh:  # report a file's notices once per process, not once per page that shows it
-        for notice in notices:
-            _report(notice, location)
-    if spec.merge:
-        return merged(bundled_glossary(language), glossary)
-    return glossary
+class GlossaryFiles:
+    """The project's glossary files, each version read once per build."""
+
+    def __init__(self, link_base: str) -> None:
+        self.link_base = link_base
+        #: (path, mtime, size, language) -> the file's glossary and notices
+        self._read: dict[tuple[str, int, int, str], tuple[Glossary, tuple[Notice, ...]]] = {}
+
+    def load(self, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
+        """The glossary a spec stands for; notices become warnings, errors raise GlossaryDataError."""
+        if spec.bundled:
+            return bundled_glossary(language)
+        path = Path(spec.path)
+        try:
+            stat = path.stat()
+        except OSError:
+            raise GlossaryDataError(
+                path,
+                "no such glossary file",
+                hint="check the :source: path (relative to the page) or mlglossary_sources",
+            ) from None
+        key = (spec.path, stat.st_mtime_ns, stat.st_size, language)
+        if key not in self._read:
+            self._read[key] = self._read_file(path, language)
+            # report a file's notices once per build, not once per page that shows it
+            for notice in self._read[key][1]:
+                _report(notice, location)
+        glossary = self._read[key][0]
+        if spec.merge:
+            return merged(bundled_glossary(language), glossary)
+        return glossary
+
+    def _read_file(self, path: Path, language: str) -> tuple[Glossary, tuple[Notice, ...]]:
+        from .importing import read_source
+
+        reference = bundled_glossary(REFERENCE_LANGUAGE) if language != REFERENCE_LANGUAGE else None
+        result = read_source(path, language=language, link_base=self.link_base, reference=reference)
+        return result.glossary, result.notices
 
 
-_SEEN: set[tuple[str, int, int, str, str]] = set()
-
-
-@lru_cache(maxsize=32)
-def _cached_read(
-    path: str, mtime_ns: int, size: int, language: str, link_base: str
-) -> tuple[Glossary, tuple[Notice, ...]]:
-    from .importing import read_source
-
-    reference = bundled_glossary(REFERENCE_LANGUAGE) if language != REFERENCE_LANGUAGE else None
-    result = read_source(Path(path), language=language, link_base=link_base, reference=reference)
-    return result.glossary, result.notices
-
-
-def _load_file(
-    path: str, mtime_ns: int, size: int, language: str, link_base: str
-) -> tuple[Glossary, tuple[Notice, ...], bool]:
-    glossary, notices = _cached_read(path, mtime_ns, size, language, link_base)
-    key = (path, mtime_ns, size, language, link_base)
-    fresh = key not in _SEEN
-    _SEEN.add(key)
-    return glossary, notices, fresh
+def load(session: BuildSession, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
+    """The glossary a spec stands for, through the session's cache."""
+    if session.files is None:
+        session.files = GlossaryFiles(session.config.mlglossary_link_base or "")
+    return session.files.load(spec, language, location=location)
 
 
 def _report(notice: Notice, location: Any) -> None:
@@ -132,12 +134,10 @@ def merged(base: Glossary, overlay: Glossary) -> Glossary:
     return Glossary(base.language, tuple(entries), overlay.source)
 
 
-def entry_for(app: Sphinx, docname: str, entry_id: str, language: str) -> Entry | None:
+def entry_for(domain: MlGlossaryDomain, docname: str, entry_id: str) -> Entry | None:
     """The entry a page defines under ``entry_id``, from whichever glossary the page shows."""
-    from .collector import definition_sources
-
-    spec = definition_sources(app.env).get(docname, {}).get(entry_id, BUNDLED)
+    spec = domain.definition_sources.get(docname, {}).get(entry_id, BUNDLED)
     try:
-        return load(app, spec, language).get(entry_id)
+        return load(domain.session, spec, domain.session.settings.language).get(entry_id)
     except GlossaryDataError:
         return None  # reported when the page was read

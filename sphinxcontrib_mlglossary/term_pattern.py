@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .inflection import english_plural, spanish_plural
 from .model import fold
 
 if TYPE_CHECKING:
@@ -20,53 +20,7 @@ if TYPE_CHECKING:
 
     from .model import Glossary
 
-_PARTICLES = frozenset({"de", "del", "la", "las", "el", "los", "en", "y", "a", "por", "con", "sin"})
-_VOWELS = "aeiouáéíóú"
-_ACCENTED_ENDINGS = {"ión": "iones", "án": "anes", "én": "enes", "ín": "ines", "ón": "ones", "ún": "unes"}
 _POSSESSIVE = re.compile(r"['’]s$")
-
-
-def english_plural(name: str) -> str:
-    """Plural of a name whose last word inflects (``attention mask`` -> ``attention masks``)."""
-    head, _sep, last = name.rpartition(" ")
-    lower = last.lower()
-    if lower.endswith(("s", "x", "z", "ch", "sh")):
-        last += "es"
-    elif lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        last = last[:-1] + "ies"
-    else:
-        last += "s"
-    return f"{head} {last}" if head else last
-
-
-def _spanish_word_plural(word: str) -> str:
-    lower = word.lower()
-    for ending, plural in _ACCENTED_ENDINGS.items():
-        if lower.endswith(ending):
-            return word[: -len(ending)] + plural
-    if lower.endswith("z"):
-        return word[:-1] + "ces"
-    if lower[-1:] in _VOWELS:
-        return word + "s"
-    if lower.endswith("s"):
-        return word
-    return word + "es"
-
-
-def spanish_plural(name: str) -> str:
-    """Plural of a Spanish name: the noun and its adjectives, up to the first particle.
-
-    ``máscara de atención`` -> ``máscaras de atención``;
-    ``modelo preentrenado`` -> ``modelos preentrenados``.
-    """
-    words = name.split(" ")
-    out = []
-    inflecting = True
-    for word in words:
-        if word.lower() in _PARTICLES:
-            inflecting = False
-        out.append(_spanish_word_plural(word) if inflecting and word.isalpha() else word)
-    return " ".join(out)
 
 
 def _is_abbreviation(name: str) -> bool:
@@ -197,8 +151,3 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = ()) -> TermPatte
         source = r"(?!x)x"  # matches nothing
     regex = re.compile(rf"(?<![\w-])(?:{source})(?:['’]s)?(?![\w-])", re.IGNORECASE)
     return TermPattern(regex, forms)
-
-
-@lru_cache(maxsize=8)
-def cached_pattern(glossary: Glossary, excluded: tuple[str, ...]) -> TermPattern:
-    return build_pattern(glossary, excluded)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .backlinks import build_index
-from .collector import definitions
-from .config import settings
+from .backlinks import cached_index
+from .diagnostics import MlGlossaryWarning, logger, warn
+from .domain import glossary_domain
 from .sources import entry_for
-from .warnings_ import MlGlossaryWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -16,24 +15,24 @@ if TYPE_CHECKING:
 
 def unused_entries(app: Sphinx) -> tuple[list[str], int]:
     """Names of the entries shown on glossary pages that no page cites, and how many are shown."""
-    current = settings(app)
-    index = build_index(app.env, include_glossary=False, keep=0)
+    domain = glossary_domain(app.env)
+    index = cached_index(domain, False, 0)
     shown: dict[str, tuple[str, str]] = {}
-    for docname in sorted(definitions(app.env)):
-        for entry_id, anchor in definitions(app.env)[docname].items():
+    for docname in sorted(domain.definitions):
+        for entry_id, anchor in domain.definitions[docname].items():
             shown.setdefault(entry_id, (docname, anchor))
     unused = []
     for entry_id, home in shown.items():
         cited = index.get(home)
         if cited is None or not cited.total:
-            entry = entry_for(app, home[0], entry_id, current.language)
+            entry = entry_for(domain, home[0], entry_id)
             unused.append(entry.name if entry is not None else entry_id)
     return sorted(unused, key=str.casefold), len(shown)
 
 
 def report_unused(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: say which entries no page cites (info line or warning, by config)."""
-    level = settings(app).report_unused
+    level = glossary_domain(app.env).session.settings.report_unused
     if exception is not None or level == "off" or app.builder.format == "gettext":
         return
     unused, shown = unused_entries(app)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sphinxcontrib_mlglossary import loader, tooltips
+from sphinxcontrib_mlglossary import loader
 
 ROOTS = Path(__file__).parent / "roots"
 
@@ -51,7 +51,6 @@ def entry(entry_id: str, name: str, **fields: Any) -> dict[str, Any]:
 
 def _forget() -> None:
     loader.bundled_glossary.cache_clear()
-    tooltips._SUMMARIES.clear()
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sphinxcontrib_mlglossary.autolink import AUTOLINK
+from sphinxcontrib_mlglossary.nodes import AUTOLINK
 
 from .conftest import read_html
 from .test_backlinks import backlink_box

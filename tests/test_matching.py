@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinxcontrib_mlglossary.matching import candidates
+from sphinxcontrib_mlglossary.inflection import candidates
 
 from .conftest import read_html
 
@@ -131,7 +131,7 @@ def test_autolink_pattern(language, text, expected):
     [("attention mask", "attention masks"), ("batch", "batches"), ("strategy", "strategies"), ("key", "keys")],
 )
 def test_english_plural(singular, plural):
-    from sphinxcontrib_mlglossary.term_pattern import english_plural
+    from sphinxcontrib_mlglossary.inflection import english_plural
 
     assert english_plural(singular) == plural
 
@@ -147,6 +147,6 @@ def test_english_plural(singular, plural):
     ],
 )
 def test_spanish_plural(singular, plural):
-    from sphinxcontrib_mlglossary.term_pattern import spanish_plural
+    from sphinxcontrib_mlglossary.inflection import spanish_plural
 
     assert spanish_plural(singular) == plural

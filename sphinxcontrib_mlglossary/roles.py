@@ -1,13 +1,16 @@
-"""Term references to ML glossary entries name the entry by one canonical target.
+"""The ``term`` role, with targets naming one of our entries made canonical.
 
 A translator may cite ``{term}`máscara de atención``` where the original said
 ``{term}`attention mask```. Sphinx 9 compares the targets of term references in a
 translated message with the original's and warns when they differ, even when both
 name the same entry. The translated message is only parsed (no transforms run on it),
-so the rewriting happens in the ``term`` role itself: any name, alias, abbreviation,
-plural or possessive of one of our entries becomes the entry's canonical name, on the
-page and in its translations alike. Resolution gets cheaper too: the canonical name is
-always a registered term. The link text stays what the writer wrote.
+so the rewriting happens in the role itself: any name, alias, abbreviation, plural or
+possessive of one of our entries becomes the entry's canonical name, on the page and in
+its translations alike. The link text stays what the writer wrote.
+
+The canonical name is only a proposal: which term a citation means is decided once
+every page is read (:mod:`.term_targets`), where a term of the project's own wins over
+ours, whatever the canonical name says.
 """
 
 from __future__ import annotations
@@ -17,16 +20,12 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.roles import XRefRole
 
-from .config import app_of, settings
-from .loader import bundled_glossary
-from .term_pattern import cached_pattern
+from .citations import WRITTEN_TARGET
+from .domain import session_of
 
 if TYPE_CHECKING:
     from docutils.nodes import Element
     from sphinx.environment import BuildEnvironment
-
-#: the target as written, kept on the node when an explicit title hides it
-WRITTEN_TARGET = "mlglossary_written_target"
 
 
 class CanonicalTermRole(XRefRole):
@@ -36,14 +35,14 @@ class CanonicalTermRole(XRefRole):
         self, env: BuildEnvironment, refnode: Element, has_explicit_title: bool, title: str, target: str
     ) -> tuple[str, str]:
         title, target = super().process_link(env, refnode, has_explicit_title, title, target)
-        glossary = bundled_glossary(settings(app_of(env)).language)
-        entry = glossary.get(cached_pattern(glossary, ()).entry_of(target) or "")
+        session = session_of(env)
+        glossary = session.glossary()
+        entry = glossary.get(session.pattern(glossary, ()).entry_of(target) or "")
         if entry is not None and target != entry.name.lower():
             if has_explicit_title and target.lower() != entry.name.lower():
-                # kept for :source: glossaries that name the entry otherwise; without a
-                # title the node's text says it (see written_target), a case variant
-                # resolves like the canonical name, and an attribute on every reference
-                # would cost memory for the whole build
+                # without a title the node's text says what was written (see
+                # written_target), a case variant resolves like the canonical name, and
+                # an attribute on every reference would cost memory for the whole build
                 refnode[WRITTEN_TARGET] = target
             target = entry.name.lower()
         return title, target
@@ -61,12 +60,3 @@ def term_role() -> CanonicalTermRole:
         innernodeclass=getattr(original, "innernodeclass", nodes.inline),
         warn_dangling=getattr(original, "warn_dangling", True),
     )
-
-
-def written_target(node: Element) -> str:
-    """The target as the author wrote it (up to case, which term lookups ignore)."""
-    if node.get(WRITTEN_TARGET):
-        return str(node[WRITTEN_TARGET])
-    if node.get("refexplicit"):
-        return str(node["reftarget"])
-    return " ".join(node.astext().split())

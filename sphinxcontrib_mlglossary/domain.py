@@ -1,0 +1,191 @@
+"""The ``mlglossary`` domain: the one owner of what the extension keeps between builds.
+
+Everything remembered per page lives in the domain's ``data`` (pickled with the
+environment), keyed by docname, so purging a page is a ``pop`` and a parallel merge
+copies exactly the pages a worker read: appending everything a worker holds would
+count its pages twice under ``-j``. Fingerprints that decide what an incremental
+build rewrites live here too (see :mod:`.invalidation`).
+
+The domain has no roles or object types of its own: terms are registered in the
+standard domain, where ``{term}``, ``objects.inv`` and intersphinx expect them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from sphinx.domains import Domain
+
+from .citations import PageCitations, record_citations
+from .resolution import TermIndex, term_index
+from .session import BuildSession
+from .user_terms import UserTerm, collect_user_terms
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Set
+
+    from docutils import nodes
+    from sphinx.addnodes import pending_xref
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+    from .sources import SourceSpec
+
+#: the keys of ``data`` kept per page (the rest are fingerprints of the last build)
+_PER_PAGE = ("definitions", "definition_sources", "user_terms", "citations")
+
+
+class MlGlossaryDomain(Domain):
+    """Per-page records of glossary entries, the project's own terms and citations."""
+
+    name = "mlglossary"
+    label = "ML glossary"
+    data_version = 1
+    initial_data: ClassVar[dict[str, Any]] = {
+        # docname -> {entry id: anchor} of the entries an ``mlglossary`` directive shows there
+        "definitions": {},
+        # docname -> {entry id: SourceSpec}, for entries not from the bundled glossary
+        "definition_sources": {},
+        # docname -> {anchor: UserTerm} of the project's own ``glossary`` directives
+        "user_terms": {},
+        # docname -> PageCitations: every term reference of the page, in document order
+        "citations": {},
+        # pages purged since the last ``env-get-updated`` (re-read or removed)
+        "purged": set(),
+        # fingerprint of what decides where citations point, at the last build
+        "rules": "",
+        # citing page -> fingerprint of where its citations point
+        "resolutions": {},
+        # citing page -> {glossary page: fingerprint of what it adds to its backlinks}
+        "contributions": {},
+        # glossary page -> fingerprint of its backlinks
+        "digests": {},
+    }
+
+    #: this build's session; created on ``builder-inited`` (never pickled: Sphinx
+    #: recreates domain instances for each environment it sets up)
+    _session: BuildSession | None = None
+
+    @property
+    def session(self) -> BuildSession:
+        if self._session is None:
+            self._session = BuildSession.bare(self.env.config, Path(self.env.srcdir))
+        return self._session
+
+    @session.setter
+    def session(self, value: BuildSession) -> None:
+        self._session = value
+
+    # -- per-page records ------------------------------------------------------------
+
+    @property
+    def definitions(self) -> dict[str, dict[str, str]]:
+        return cast("dict[str, dict[str, str]]", self.data["definitions"])
+
+    @property
+    def definition_sources(self) -> dict[str, dict[str, SourceSpec]]:
+        return cast("dict[str, dict[str, SourceSpec]]", self.data["definition_sources"])
+
+    @property
+    def user_terms(self) -> dict[str, dict[str, UserTerm]]:
+        return cast("dict[str, dict[str, UserTerm]]", self.data["user_terms"])
+
+    @property
+    def citations(self) -> dict[str, PageCitations]:
+        return cast("dict[str, PageCitations]", self.data["citations"])
+
+    def glossary_pages(self, *, with_user_glossaries: bool) -> set[str]:
+        """Pages showing our entries (and, if asked, the project's own glossaries)."""
+        pages = set(self.definitions)
+        return pages | set(self.user_terms) if with_user_glossaries else pages
+
+    def page_defining(self, entry_id: str) -> str | None:
+        """The page that shows an entry (the first in sorted order, for stability)."""
+        return next((docname for docname in sorted(self.definitions) if entry_id in self.definitions[docname]), None)
+
+    def our_anchors(self) -> set[tuple[str, str]]:
+        """(docname, anchor) of every entry of ours shown on a page."""
+        return {(docname, anchor) for docname, found in self.definitions.items() for anchor in found.values()}
+
+    def term_index(self) -> TermIndex:
+        """Every term of the project, the project's own apart from ours (once all pages are read)."""
+        resolved = self.session.resolved
+        if resolved.terms is None:
+            std = self.env.get_domain("std")
+            resolved.terms = term_index(std.objects.items(), self.our_anchors())  # type: ignore[attr-defined]
+        return resolved.terms
+
+    # -- Sphinx's domain protocol ----------------------------------------------------
+
+    def clear_doc(self, docname: str) -> None:
+        for key in _PER_PAGE:
+            self.data[key].pop(docname, None)
+        self.data["purged"].add(docname)
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        for key in _PER_PAGE:
+            theirs, ours = otherdata[key], self.data[key]
+            for docname in docnames:
+                if docname in theirs:
+                    ours[docname] = theirs[docname]
+        for docname in docnames & self.citations.keys():
+            record = self.citations[docname]
+            # a worker's strings arrive as copies: share them again
+            self.citations[docname] = record._replace(targets=tuple(map(sys.intern, record.targets)))
+
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        """Record the page's citations and its own glossary terms, once it is read."""
+        record = record_citations(document, docname)
+        if record is not None:
+            self.citations[docname] = record
+        found = collect_user_terms(document)
+        if found:
+            self.user_terms[docname] = found
+
+    def resolve_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        typ: str,
+        target: str,
+        node: pending_xref,
+        contnode: nodes.Element,
+    ) -> nodes.reference | None:
+        return None  # no roles of our own: terms resolve in the standard domain
+
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
+        return []
+
+    def get_objects(self) -> Iterable[tuple[str, str, str, str, str, int]]:
+        return ()  # our terms are the standard domain's objects (``std:term`` in objects.inv)
+
+
+def glossary_domain(env: BuildEnvironment) -> MlGlossaryDomain:
+    return cast(MlGlossaryDomain, env.get_domain(MlGlossaryDomain.name))
+
+
+def session_of(env: BuildEnvironment) -> BuildSession:
+    """This build's session (settings, builder, caches)."""
+    return glossary_domain(env).session
+
+
+def start_session(app: Sphinx) -> None:
+    """``builder-inited``: this build's session, with the builder and tags it will use."""
+    glossary_domain(app.env).session = BuildSession.start(app)
+
+
+def reading_done(app: Sphinx, env: BuildEnvironment) -> None:
+    """``env-updated``: answers looked up while pages were read may have changed."""
+    glossary_domain(env).session.reading_done()

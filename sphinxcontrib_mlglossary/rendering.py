@@ -1,0 +1,223 @@
+"""What the reader sees of an entry away from its glossary page, built in one place.
+
+Summaries (rendered once per build), tooltip cards and "Cited in" lists are made here,
+for tooltips, backlinks and ``glossary.json`` alike; the transforms and hooks that use
+them only decide where they go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from docutils.utils import new_document
+from sphinx import addnodes
+from sphinx.util.docutils import sphinx_domains
+from sphinx.util.nodes import make_refnode
+
+from .i18n import _
+from .loader import bundled_glossary
+from .markup import render_inline
+from .nodes import backlink_page, tooltip_card
+from .text_direction import direction
+
+if TYPE_CHECKING:
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+    from .backlinks import Cited
+    from .domain import MlGlossaryDomain
+    from .model import Entry
+    from .user_terms import UserTerm
+
+
+# -- summaries ---------------------------------------------------------------------------
+
+
+def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document) -> tuple[tuple[nodes.Node, ...], str]:
+    """An entry's summary as inline nodes (copy before use) and as one line of text, once per build."""
+    session = domain.session
+    language = session.settings.language
+    key = (language, entry.id, entry.summary)  # the summary too: an id may come from several glossary files
+    if key not in session.summaries:
+        # roles such as {term} are only looked up through Sphinx's domains while reading;
+        # outside that phase, switch the lookup on for the time of the render. Render into
+        # a scratch document with the page's settings: a role object keeps the document
+        # of its last use, which would keep this page alive for the rest of the build
+        scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
+        with sphinx_domains(domain.env):
+            inline = tuple(
+                render_inline(
+                    session.entry_renderer(), entry.summary, scratch, location=_data_location(language, entry.id)
+                )
+            )
+        session.summaries[key] = (inline, "".join(node.astext() for node in inline))
+    return session.summaries[key]
+
+
+def _data_location(language: str, entry_id: str) -> str | None:
+    """``path:line`` of an entry in its data file: where warnings about its summary point."""
+    glossary = bundled_glossary(language)
+    entry = glossary.get(entry_id)
+    return f"{glossary.source}:{entry.line if entry else 0}" if glossary.source else None
+
+
+def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
+    """Children of a user's paragraph with unresolved cross-references flattened to their text."""
+    copy = paragraph.deepcopy()
+    for xref in list(copy.findall(addnodes.pending_xref)):
+        xref.replace_self(xref.children[0] if xref.children else nodes.Text(xref.astext()))
+    for index in list(copy.findall(addnodes.index)):
+        index.parent.remove(index)
+    return list(copy.children)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def resolve_summary_links(env: BuildEnvironment, builder: Builder, fromdoc: str, node: nodes.Node) -> nodes.Node:
+    """Term links inside a summary resolved for ``fromdoc``; other cross-references become text."""
+    if isinstance(node, addnodes.pending_xref):
+        return _resolve_xref(env, builder, fromdoc, node)
+    if isinstance(node, nodes.Element):
+        for xref in list(node.findall(addnodes.pending_xref)):
+            xref.replace_self(_resolve_xref(env, builder, fromdoc, xref))
+    return node
+
+
+def _resolve_xref(env: BuildEnvironment, builder: Builder, fromdoc: str, xref: addnodes.pending_xref) -> nodes.Node:
+    content = xref.children[0] if xref.children else nodes.Text(xref.get("reftarget", ""))
+    if xref.get("refdomain") == "std" and xref.get("reftype") == "term":
+        std = env.get_domain("std")
+        resolved = std.resolve_xref(env, fromdoc, builder, "term", xref["reftarget"], xref, content)  # type: ignore[arg-type]
+        if resolved is not None:
+            return resolved
+    return content
+
+
+# -- tooltip cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardContent:
+    """What a card shows for one glossary term."""
+
+    title: str
+    abbreviation: str
+    #: inline nodes of the summary (copied before use)
+    summary: tuple[nodes.Node, ...]
+    #: the summary as one line of text: every link to the term shares this one string
+    plain: str
+
+
+def card_content(domain: MlGlossaryDomain, term: Entry | UserTerm, document: nodes.document) -> CardContent:
+    """A card's content for one of our entries or a term of the project's own glossary."""
+    from .model import Entry
+
+    if not isinstance(term, Entry):
+        text, paragraph = term
+        summary = tuple(plain_inline(paragraph)) if paragraph is not None else ()
+        return CardContent(text, "", summary, one_line(paragraph.astext() if paragraph is not None else ""))
+    inline, plain = our_summary(domain, term, document)
+    abbreviation = term.abbreviations[0] if term.abbreviations else ""
+    return CardContent(term.name, abbreviation, inline, one_line(plain))
+
+
+def card(
+    domain: MlGlossaryDomain, builder: Builder, content: CardContent, href: str, card_id: str, fromdoc: str
+) -> tooltip_card:
+    """One term's card node: title, summary with its links resolved for ``fromdoc``, "Read more"."""
+    language = domain.session.settings.language
+    node = tooltip_card(ids=[card_id], href=href, plain=content.plain)
+    # say the card's direction whenever it differs from the page's (an English card on
+    # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
+    if direction(language) != direction(domain.env.config.language):
+        node["dir"] = direction(language)
+        node["lang"] = language
+    elif direction(language) == "rtl":
+        node["dir"] = "rtl"
+    title = nodes.paragraph(classes=["mlglossary-card-title"])
+    title += nodes.strong(text=content.title)
+    if content.abbreviation:
+        title += nodes.Text(" ")
+        title += nodes.inline(text=f"({content.abbreviation})", classes=["mlglossary-card-abbr"])
+    node += title
+    if content.summary:
+        summary = nodes.paragraph(classes=["mlglossary-card-summary"])
+        summary.extend(resolve_summary_links(domain.env, builder, fromdoc, n.deepcopy()) for n in content.summary)
+        node += summary
+    more = nodes.paragraph(classes=["mlglossary-card-more"])
+    more += nodes.reference("", str(_("Read more")), refuri=href, internal=True)
+    node += more
+    return node
+
+
+#: between cards rendered together; text can't contain it (the writer escapes "<")
+_SEPARATOR = "<!--mlglossary-card-separator-->"
+
+
+def render_together(render: Any, cards: list[tooltip_card]) -> list[str]:
+    """The HTML of each card, from one ``render_partial`` call for all of them."""
+    box = nodes.container()
+    for each in cards:
+        box += nodes.raw("", _SEPARATOR, format="html")
+        box += each
+    box += nodes.raw("", _SEPARATOR, format="html")
+    pieces = render(box)["fragment"].split(_SEPARATOR)[1:-1]
+    return [piece.strip() for piece in pieces]
+
+
+# -- "Cited in" lists --------------------------------------------------------------------
+
+
+def page_title(env: BuildEnvironment, docname: str) -> str:
+    return env.titles[docname].astext() if docname in env.titles else docname
+
+
+def backlink_list(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, cited: Cited) -> nodes.container:
+    """The "Cited in" block of one entry, its links written for the page ``fromdoc``."""
+    box = nodes.container(classes=["mlglossary-backlinks"])
+    label = nodes.paragraph(classes=["mlglossary-backlinks-label"])
+    label += nodes.strong(text=str(_("Cited in:")))
+    box += label
+    items = nodes.bullet_list(classes=["mlglossary-backlinks-list"])
+    recorded = domain.citations
+    for docname, found in cited.pages:
+        record = recorded[docname]
+        first = record.citation(found[0])
+        title = page_title(domain.env, docname)
+        text = f"{title} › {first.section_title}" if first.section_title else title
+        paragraph = nodes.paragraph()
+        paragraph += _backlink(builder, fromdoc, docname, first.node_id, text)
+        paragraph += backlink_page(docname=docname, refid=first.node_id)
+        if len(found) > 1:
+            more = nodes.inline(classes=["mlglossary-backlinks-more"])
+            more += nodes.Text(f" ×{len(found)}: ")
+            for number, position in enumerate(found[1:], start=2):
+                if number > 2:
+                    more += nodes.Text(" ")
+                more += _backlink(builder, fromdoc, docname, record.node_id(position), str(number))
+            paragraph += more
+        items += nodes.list_item("", paragraph)
+    box += items
+    if cited.total > len(cited.pages):
+        box += nodes.paragraph(
+            text=str(_("and {count} more pages")).format(count=cited.total - len(cited.pages)),
+            classes=["mlglossary-backlinks-overflow"],
+        )
+    return box
+
+
+def _backlink(builder: Builder, fromdoc: str, docname: str, node_id: str, text: str) -> nodes.reference:
+    if builder.format in {"latex", "texinfo"}:
+        # these writers join all pages into one file; a same-page "refid" would be
+        # taken relative to the file being written, so always name the page
+        uri = builder.get_target_uri(docname) + "#" + node_id
+        return nodes.reference("", "", nodes.inline(text=text), internal=True, refuri=uri)
+    if builder.get_target_uri(docname).startswith("#"):
+        # every page is in this one HTML file (singlehtml): "#document-page#id" would
+        # not scroll anywhere in a browser, the bare "#id" does (citation ids are unique)
+        return nodes.reference("", "", nodes.inline(text=text), internal=True, refid=node_id)
+    return make_refnode(builder, fromdoc, docname, node_id, nodes.inline(text=text))

@@ -1,0 +1,107 @@
+"""Which term a citation means, in one order everywhere: the project's own terms first.
+
+1. a term of the project's own glossaries, by its exact name, then in any case;
+2. a name, abbreviation or alias of one of our entries shown on a page, exactly, then
+   in any case;
+3. the same two, tried with the singular of a plural or possessive (``attention
+   masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``): the project's terms, then
+   ours. Two different terms found this way is an ambiguity, never a silent pick.
+
+What none of these finds is left to Sphinx's other resolvers (intersphinx among them).
+The index is built from the standard domain's public ``objects`` once every page is
+read, and used by the links, the backlinks and incremental builds alike, so they never
+disagree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .inflection import candidates
+from .model import fold
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: (docname, anchor) of a term
+Place = tuple[str, str]
+
+
+class Found(NamedTuple):
+    """A term a citation resolves to."""
+
+    #: the term's name as registered in the standard domain
+    name: str
+    place: Place
+
+
+class Ambiguous(NamedTuple):
+    """A plural or possessive form two terms answer to."""
+
+    names: tuple[str, ...]
+
+
+class _Names:
+    """Exact and case-insensitive lookups over one set of terms."""
+
+    def __init__(self) -> None:
+        self.exact: dict[str, Place] = {}
+        self.folded: dict[str, Found] = {}
+
+    def add(self, name: str, place: Place) -> None:
+        self.exact.setdefault(name, place)
+        self.folded.setdefault(fold(name), Found(name, place))
+
+    def get(self, name: str) -> Found | None:
+        place = self.exact.get(name)
+        if place is not None:
+            return Found(name, place)
+        return self.folded.get(fold(name))
+
+
+class TermIndex:
+    """Every glossary term of the project, split into the project's own and ours."""
+
+    def __init__(self, terms: Iterable[tuple[str, Place]], ours: set[Place]) -> None:
+        self._project = _Names()
+        self._ours = _Names()
+        for name, place in terms:
+            (self._ours if place in ours else self._project).add(name, place)
+        self._memo: dict[str, Found | Ambiguous | None] = {}
+
+    def project_term(self, name: str) -> Found | None:
+        """A term of the project's own glossaries, by exact name or in any case."""
+        return self._project.get(name)
+
+    def resolve(self, written: str) -> Found | Ambiguous | None:
+        """The term a citation written this way means (answers remembered per build)."""
+        if written not in self._memo:
+            self._memo[written] = self._resolve(written)
+        return self._memo[written]
+
+    def place(self, written: str) -> Place | None:
+        """Where a citation written this way lands (None when nothing, or several terms, match)."""
+        found = self.resolve(written)
+        return found.place if isinstance(found, Found) else None
+
+    def _resolve(self, written: str) -> Found | Ambiguous | None:
+        direct = self._project.get(written) or self._ours.get(written)
+        if direct is not None:
+            return direct
+        found: dict[Place, tuple[str, Found]] = {}
+        for form in candidates(written)[1:]:
+            for names in (self._project, self._ours):
+                match = names.get(form)
+                if match is not None:
+                    found.setdefault(match.place, (form, match))
+        if len(found) > 1:
+            return Ambiguous(tuple(form for form, _match in found.values()))
+        return next((match for _form, match in found.values()), None)
+
+
+def term_index(std_objects: Iterable[tuple[tuple[str, str], tuple[str, ...]]], ours: set[Place]) -> TermIndex:
+    """The index over the standard domain's ``objects`` (``(type, name) -> (docname, anchor, ...)``)."""
+    return TermIndex(
+        ((name, (entry[0], entry[1])) for (kind, name), entry in std_objects if kind == "term"),
+        ours,
+    )

@@ -1,0 +1,117 @@
+"""What one build keeps while it runs: the parts of the application it needs, and its caches.
+
+A session is created when the builder is ready (``builder-inited``) and hangs off the
+``mlglossary`` domain instance, which Sphinx creates per environment and never
+pickles; the next build, in this process or another, starts a new one. Nothing here
+outlives its build, so nothing needs scrubbing between builds or tests.
+
+Caches that depend on every page having been read (where terms live, the backlink
+index, rendered cards) are kept in a :class:`ResolvePhase`, replaced once reading is
+done: the reading phase may look up entries too, but its answers would be stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .config import Settings, settings_of
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+    from sphinx.util.tags import Tags
+
+    from .backlinks import Index
+    from .markup import EntryRenderer
+    from .model import Glossary
+    from .resolution import TermIndex
+    from .sources import GlossaryFiles
+    from .term_pattern import TermPattern
+
+
+@dataclass
+class ResolvePhase:
+    """Caches valid once all pages are read (dropped if another reading phase starts)."""
+
+    #: the project's and our terms, for resolving what a citation names
+    terms: TermIndex | None = None
+    #: (include glossary citations, pages kept per entry) -> backlink index
+    backlink_indexes: dict[tuple[bool, int | None], Index] = field(default_factory=dict)
+    #: anchor -> [(docname, what a card shows)] for every term of the project
+    card_sources: dict[str, list[tuple[str, Any]]] | None = None
+    #: (href, output folder, card id) -> a card's HTML, shared by the pages of a folder
+    card_html: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    #: (docname, anchor) -> what a card about that term shows
+    card_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+
+@dataclass
+class BuildSession:
+    """One build's view of the application, and its per-build caches."""
+
+    settings: Settings
+    config: Config
+    confdir: Path
+    #: None only outside a real build (the session of a bare environment)
+    builder: Builder | None = None
+    tags: Tags | None = None
+    #: glossary files of the project, read once per file version
+    files: GlossaryFiles | None = None
+    #: (language, exclusions) -> the auto-linking pattern
+    patterns: dict[tuple[Glossary, tuple[str, ...]], TermPattern] = field(default_factory=dict)
+    #: (language, entry id, summary) -> summary rendered to inline nodes, and as text
+    summaries: dict[tuple[str, str, str], tuple[tuple[nodes.Node, ...], str]] = field(default_factory=dict)
+    #: MyST renderer for entry bodies and summaries, created on first use
+    renderer: EntryRenderer | None = None
+    resolved: ResolvePhase = field(default_factory=ResolvePhase)
+
+    @classmethod
+    def start(cls, app: Sphinx) -> BuildSession:
+        return cls(
+            settings=settings_of(app.config),
+            config=app.config,
+            confdir=Path(app.confdir),
+            builder=app.builder,
+            tags=app.tags,
+        )
+
+    @classmethod
+    def bare(cls, config: Config, confdir: Path) -> BuildSession:
+        """A session for an environment used without ``builder-inited`` (read-only helpers)."""
+        return cls(settings=settings_of(config), config=config, confdir=confdir)
+
+    def reading_done(self) -> None:
+        """``env-updated``: what was looked up while pages were read may have changed."""
+        self.resolved = ResolvePhase()
+
+    def glossary(self) -> Glossary:
+        """The bundled glossary in this build's language."""
+        from .loader import bundled_glossary
+
+        return bundled_glossary(self.settings.language)
+
+    def pattern(self, glossary: Glossary, excluded: tuple[str, ...]) -> TermPattern:
+        """The pattern finding ``glossary``'s names in text, compiled once per build."""
+        from .term_pattern import build_pattern
+
+        key = (glossary, excluded)
+        if key not in self.patterns:
+            self.patterns[key] = build_pattern(glossary, excluded)
+        return self.patterns[key]
+
+    def entry_renderer(self) -> EntryRenderer:
+        """The MyST renderer for entry text, created when first needed."""
+        if self.renderer is None:
+            from .markup import EntryRenderer
+
+            self.renderer = EntryRenderer()
+        return self.renderer
+
+    def require_builder(self) -> Builder:
+        if self.builder is None:
+            raise RuntimeError("mlglossary: no builder in this session (builder-inited was not emitted)")
+        return self.builder

@@ -1,0 +1,48 @@
+"""Terms of the project's own ``glossary`` directives, remembered when their page is read.
+
+Their tooltip cards show the term's first paragraph; keeping it at read time (in the
+process that reads the page) lets any process that writes a citing page build the card
+without opening the glossary page's doctree.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from docutils import nodes
+from sphinx import addnodes
+
+from .nodes import glossary_block
+
+
+class UserTerm(NamedTuple):
+    """One term of the project's own glossary."""
+
+    #: the term as shown
+    text: str
+    #: the first paragraph of its definition (None when it has none)
+    paragraph: nodes.paragraph | None
+
+
+def collect_user_terms(document: nodes.document) -> dict[str, UserTerm]:
+    """anchor -> term, for every term of the page's own glossaries (ours left out)."""
+    found: dict[str, UserTerm] = {}
+    for glossary in document.findall(addnodes.glossary):
+        if _inside_mlglossary(glossary):
+            continue
+        for item in glossary.findall(nodes.definition_list_item):
+            definition = next(iter(item.findall(nodes.definition)), None)
+            paragraph = next(iter(definition.findall(nodes.paragraph)), None) if definition else None
+            for term in item.findall(nodes.term):
+                if term["ids"]:
+                    found[term["ids"][0]] = UserTerm(term.astext(), paragraph.deepcopy() if paragraph else None)
+    return found
+
+
+def _inside_mlglossary(node: nodes.Element) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, glossary_block):
+            return True
+        parent = parent.parent
+    return False
