@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, nodes
+    from . import assets, config, nodes, tooltips
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -23,7 +23,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .invalidation import pages_to_rewrite
     from .roles import term_role
     from .term_targets import TermTargets
-    from .tooltips import TooltipCards
     from .unresolved import on_warn_missing_reference
     from .unused import report_unused
 
@@ -37,7 +36,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AutoLinker)
     app.add_post_transform(TermTargets)
     app.add_post_transform(CitedOnly)
-    app.add_post_transform(TooltipCards)
+    tooltips.register(app)
     app.add_post_transform(Backlinks)
     app.connect("builder-inited", start_session)
     app.connect("env-updated", reading_done)

@@ -6,7 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .nodes import tooltip_cards
+from .nodes import RENDERED, tooltip_cards
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -43,7 +43,9 @@ def link_assets(
     Pages with cards get both files; other right-to-left pages get the stylesheet
     only, which keeps their code blocks left to right under our ``dir="rtl"``.
     """
-    has_cards = doctree is not None and any(isinstance(node, tooltip_cards) for node in doctree.children)
+    has_cards = doctree is not None and any(
+        isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
+    )
     if has_cards or (doctree is not None and direction(app.config.language) == "rtl"):
         app.add_css_file(CSS_FILE)
     if has_cards:

@@ -42,14 +42,14 @@ def write_glossary_json(app: Sphinx, exception: Exception | None) -> None:
     path = Path(app.outdir) / FILENAME
     stamp = Path(app.doctreedir) / f"mlglossary-{app.builder.name}-json.sha1"
     fingerprint = _inputs_fingerprint(app)
-    if fingerprint and path.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+    if fingerprint and path.exists() and stamp.exists() and stamp.read_text(encoding="ascii") == fingerprint:
         return  # an incremental build that changed nothing the file shows
     with _as_page(app.env, app.config.root_doc):
         data = glossary_data(app)
     # compact: the C encoder only serves unindented output (indenting took longer than collecting)
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     if fingerprint:
-        stamp.write_text(fingerprint)
+        stamp.write_text(fingerprint, encoding="ascii")
 
 
 def _inputs_fingerprint(app: Sphinx) -> str:

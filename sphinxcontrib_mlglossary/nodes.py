@@ -59,6 +59,15 @@ class tooltip_cards(nodes.comment):
 RENDERED = "mlglossary_rendered"
 
 
+class tooltip_slot(nodes.Invisible, nodes.Element):
+    """First child of an HTML page that may cite terms: where its cards are made.
+
+    Its visitor runs in the process that writes the page (a worker under ``-j``), before
+    any link of the page is written: it marks the term links and fills the page's
+    :class:`tooltip_cards` block (see :mod:`.tooltips`).
+    """
+
+
 class tooltip_card(nodes.General, nodes.Element):
     """One term's card: title, summary, "read more"."""
 
@@ -74,6 +83,8 @@ def visit_backlink_page_latex(self: Any, node: backlink_page) -> None:
 
 
 def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
+    if not node.get(RENDERED) and not node.children:
+        raise nodes.SkipNode  # no link of the page has a card
     # written by hand to keep our class first; "no-search" stays on the node for the indexer
     trigger = self.attval(node["trigger"])
     self.body.append(f'<div class="mlglossary-cards no-search" hidden="hidden" data-mlglossary-trigger="{trigger}">')
@@ -107,6 +118,7 @@ def register(app: Sphinx) -> None:
     others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
     app.add_node(tooltip_cards, html=html, **others)  # type: ignore[arg-type]
     app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
+    # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
     app.add_node(
         backlink_page,
         html=(skip, None),

@@ -1,8 +1,13 @@
-"""Tooltip cards for term references, built after references are resolved.
+"""Tooltip cards for term links, made while the page is written.
 
-This runs as a post-transform, in the main process even under ``-j``, so the cards
-travel inside each page's doctree to whichever process writes it: nothing is
-collected in write-phase hooks, where it would be lost under parallel builds.
+Under ``-j`` Sphinx resolves every page (post-transforms included) in the main process
+and hands only the writing to worker processes, so per-page work done in a
+post-transform is serial. Here the post-transform only places two empty nodes on the
+page: a :class:`~.nodes.tooltip_slot` first and a :class:`~.nodes.tooltip_cards` block
+last. The slot's HTML visitor, which runs wherever the page is written, marks the
+term links and fills the block, before the translator reaches either. It reads only
+what the domain gathered at read time and builds nothing that has to travel back:
+nothing is collected in the write phase, where it would be lost under ``-j``.
 """
 
 from __future__ import annotations
@@ -11,17 +16,17 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .domain import glossary_domain
-from .nodes import AUTOLINK_CLASS, RENDERED, tooltip_card, tooltip_cards
+from .nodes import AUTOLINK_CLASS, RENDERED, skip, tooltip_card, tooltip_cards, tooltip_slot
 from .rendering import CardContent, card, card_content, render_together
 from .sources import entry_for
 
 if TYPE_CHECKING:
+    from sphinx.application import Sphinx
     from sphinx.builders import Builder
-    from sphinx.util.tags import Tags
+    from sphinx.writers.html5 import HTML5Translator
 
     from .domain import MlGlossaryDomain
     from .model import Entry
@@ -45,48 +50,58 @@ def card_sources(domain: MlGlossaryDomain) -> dict[str, list[tuple[str, Entry | 
     return resolved.card_sources
 
 
-class TooltipCards(SphinxPostTransform):
-    """Mark resolved term links and append one card per distinct cited term."""
+class TooltipSlots(SphinxPostTransform):
+    """Place the (empty) slot and card block on HTML pages of a project with glossary terms."""
 
-    # after ReferencesResolver (10): we read the final reference nodes
-    default_priority = 20
+    default_priority = 20  # after ReferencesResolver (10), so nothing is appended after the block
     formats = ("html",)
 
     def run(self, **kwargs: Any) -> None:
         domain = glossary_domain(self.env)
         session = domain.session
-        if not session.settings.tooltips:
+        if not session.settings.tooltips or not (domain.definitions or domain.user_terms):
             return
-        builder = session.require_builder()
-        links = [
-            ref
-            for ref in self.document.findall(nodes.reference)
-            if _is_term_link(ref) and not _dropped(ref, session.tags)
-        ]
-        if not links:
+        self.document.insert(0, tooltip_slot())
+        # "no-search": card text belongs to the glossary page, not to every citing page
+        self.document += tooltip_cards(trigger=session.settings.tooltip_trigger, classes=["no-search"])
+
+
+def visit_tooltip_slot(translator: HTML5Translator, node: tooltip_slot) -> None:
+    """Mark the page's term links and fill its card block (in the process writing the page)."""
+    builder = translator.builder
+    Cards(glossary_domain(builder.env), builder, builder.current_docname).attach(translator.document)  # type: ignore[attr-defined]
+    raise nodes.SkipNode
+
+
+class Cards:
+    """The cards of one page being written."""
+
+    def __init__(self, domain: MlGlossaryDomain, builder: Builder, fromdoc: str) -> None:
+        self.domain = domain
+        self.builder = builder
+        self.fromdoc = fromdoc
+
+    def attach(self, document: nodes.document) -> None:
+        block = next((c for c in reversed(document.children) if isinstance(c, tooltip_cards)), None)
+        links = [ref for ref in document.findall(nodes.reference) if _is_term_link(ref)]
+        if block is None or not links:
             return
-        fromdoc = self.env.docname
-        table = card_sources(domain)
+        table = card_sources(self.domain)
         uris: dict[str, str] = {}
         targets: dict[str, CardContent] = {}
         for link in links:
-            href, target = self._locate(domain, builder, link, fromdoc, table, uris)
+            href, target = self._locate(link, table, uris, document)
             if target is None:
                 continue
             targets.setdefault(href, target)
             link["classes"].append("mlglossary-term")
             if target.plain and "reftitle" not in link:
                 link["reftitle"] = target.plain
-        if targets and builder.name not in {"epub", "epub3"}:
-            # "no-search": card text belongs to the glossary page, not to every citing page
-            block = tooltip_cards(trigger=session.settings.tooltip_trigger, classes=["no-search"])
-            block[RENDERED], card_nodes = self._cards(domain, builder, targets, fromdoc)
+        if targets and self.builder.name not in {"epub", "epub3"}:
+            block[RENDERED], card_nodes = self._cards(targets)
             block.extend(card_nodes)
-            self.document += block
 
-    def _cards(
-        self, domain: MlGlossaryDomain, builder: Builder, targets: dict[str, CardContent], fromdoc: str
-    ) -> tuple[tuple[str, ...], list[nodes.Node]]:
+    def _cards(self, targets: dict[str, CardContent]) -> tuple[tuple[str, ...], list[nodes.Node]]:
         """One card per target: HTML rendered once per output directory and shared, and
         the cards that must stay nodes.
 
@@ -97,8 +112,10 @@ class TooltipCards(SphinxPostTransform):
         The page's doctree keeps only references to the shared strings: a written
         doctree waits for Python's cyclic garbage collector, so a node per card on every
         page raised the write phase's peak memory. Builders without ``render_partial``
-        (and a card whose id another card of the page already takes) get nodes.
+        (and a card whose id another card of the page already takes) get nodes. Under
+        ``-j`` each writing process keeps its own shared copy.
         """
+        domain, builder, fromdoc = self.domain, self.builder, self.fromdoc
         shared = domain.session.resolved.card_html
         render = getattr(builder, "render_partial", None)
         folder = "" if builder.name == "singlehtml" else posixpath.dirname(builder.get_target_uri(fromdoc))
@@ -124,14 +141,13 @@ class TooltipCards(SphinxPostTransform):
 
     def _locate(
         self,
-        domain: MlGlossaryDomain,
-        builder: Builder,
         link: nodes.reference,
-        fromdoc: str,
         table: dict[str, list[tuple[str, Entry | UserTerm]]],
         uris: dict[str, str],
+        document: nodes.document,
     ) -> tuple[str, CardContent | None]:
         """The href as written and the glossary term it points at, if it is one of the project's."""
+        domain, builder, fromdoc = self.domain, self.builder, self.fromdoc
         if "refid" in link:
             anchor, href, docs = link["refid"], "#" + link["refid"], {fromdoc}
         else:
@@ -149,7 +165,7 @@ class TooltipCards(SphinxPostTransform):
                 if uris[docname] != page:
                     continue
             if (docname, anchor) not in contents:
-                contents[(docname, anchor)] = card_content(domain, term, self.document)
+                contents[(docname, anchor)] = card_content(domain, term, document)
             return href, contents[(docname, anchor)]
         return href, None
 
@@ -162,15 +178,7 @@ def _is_term_link(reference: nodes.reference) -> bool:
     return "std-term" in classes or AUTOLINK_CLASS in classes
 
 
-def _dropped(reference: nodes.reference, tags: Tags | None) -> bool:
-    """Inside an ``only`` block this format leaves out (those are removed after this transform)."""
-    parent = reference.parent
-    while parent is not None:
-        if isinstance(parent, addnodes.only) and tags is not None:
-            try:
-                if not tags.eval_condition(parent["expr"]):
-                    return True
-            except Exception:
-                pass  # Sphinx keeps a block it can't evaluate, and so do we
-        parent = parent.parent
-    return False
+def register(app: Sphinx) -> None:
+    app.add_post_transform(TooltipSlots)
+    others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
+    app.add_node(tooltip_slot, html=(visit_tooltip_slot, None), **others)  # type: ignore[arg-type]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING
 
+from sphinx.util.logging import is_suppressed_warning
+
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK
@@ -23,6 +25,8 @@ def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -
         return True
     if domain.name != "std" or node.get("reftype") != "term":
         return None
+    if is_suppressed_warning("ref", "term", app.config.suppress_warnings):
+        return True  # the project silenced Sphinx's own warning for this: ours replaces it, so stay quiet
     ours = glossary_domain(app.env)
     if not ours.session.settings.warn_unknown:
         return None

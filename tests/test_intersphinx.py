@@ -44,9 +44,7 @@ def _project_b(tmp_path: Path, outdir: Path, extensions: list[str]) -> Path:
         "# B\n\n```{toctree}\nterms\n```\n\n"
         "Ours: {term}`MLM`, {term}`mlm`. Theirs: {term}`attention mask`, {term}`attention masks`.\n"
     )
-    (other / "terms.md").write_text(
-        "# Terms\n\n```{glossary}\nMLM\n  Our own: a maximum likelihood method.\n```\n"
-    )
+    (other / "terms.md").write_text("# Terms\n\n```{glossary}\nMLM\n  Our own: a maximum likelihood method.\n```\n")
     return other
 
 

@@ -141,12 +141,19 @@ def test_pages_share_one_copy_of_each_card(root_app):
     """Every written doctree waits for Python's cyclic garbage collector, so a card copied
     into each citing page (as nodes or as a string) would raise the build's peak memory:
     pages keep references to one rendered card per term and folder instead."""
+    from sphinxcontrib_mlglossary.domain import glossary_domain
     from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards
+    from sphinxcontrib_mlglossary.tooltips import Cards
 
     app = build(root_app)
-    first, second = (
-        next(app.env.get_and_resolve_doctree("index", app.builder).findall(tooltip_cards)) for _ in range(2)
-    )
+
+    def cards_of_index():
+        # what the slot's visitor does when the page is written
+        doctree = app.env.get_and_resolve_doctree("index", app.builder)
+        Cards(glossary_domain(app.env), app.builder, "index").attach(doctree)
+        return next(doctree.findall(tooltip_cards))
+
+    first, second = cards_of_index(), cards_of_index()
     assert len(first[RENDERED]) == 3 and not first.children
     assert all(a is b for a, b in zip(first[RENDERED], second[RENDERED], strict=True))
     assert 'data-mlglossary-href="glossary.html#term-attention-mask"' in "".join(first[RENDERED])

@@ -1,0 +1,95 @@
+"""How the extension works with Sphinx: public APIs, state in the domain, work where ``-j`` runs it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+
+from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards, tooltip_slot
+
+PACKAGE = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary"
+
+#: internals Sphinx or MyST marks private or slated for removal, and the state we moved off env/app/config
+FORBIDDEN = [
+    r"_note_term",
+    r"\._terms\b",
+    r"_raw_config",
+    r"env\._app",
+    r"make_document\s*=",
+    r"locale\.translators",
+    r"_render_finalise",
+    r"setattr\(\s*(env|app|self\.env)\b",
+    r"\benv\.app\b",
+]
+
+
+def test_no_private_sphinx_or_myst_api_and_no_state_on_env():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for pattern in FORBIDDEN:
+                if re.search(pattern, line):
+                    found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_no_module_level_mutable_caches():
+    """Per-build caches live on the build's session; a module-level dict, list or set
+    (or an lru_cache) would outlive the build."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if re.match(r"^_?[A-Za-z_]+\s*(:[^=]+)?=\s*(\{\}|\[\]|set\(\)|dict\(\)|list\(\))", line) or re.match(
+                r"^@(functools\.)?lru_cache", line
+            ):
+                found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_state_lives_in_the_domain(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    domain = app.env.get_domain("mlglossary")
+    assert set(domain.data) >= {"definitions", "citations", "user_terms", "rules", "version"}
+    assert domain.data["definitions"]["glossary"]["attention-mask"] == "term-attention-mask"
+    assert domain.data["citations"]  # pages that cite terms
+    assert not [name for name in vars(app.env) if "mlglossary" in name]
+    assert not [name for name in vars(app.config) if name.startswith("_mlglossary")]
+    assert not [name for name in vars(app) if "mlglossary" in name]
+
+
+def test_clear_and_merge_touch_only_the_given_pages(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    domain = app.env.get_domain("mlglossary")
+    cited = sorted(domain.citations)
+    assert len(cited) >= 2
+    first, second = cited[:2]
+    theirs = {key: dict(value) if isinstance(value, dict) else value for key, value in domain.data.items()}
+    domain.clear_doc(first)
+    assert first not in domain.citations and second in domain.citations
+    assert first in domain.data["purged"]
+    domain.clear_doc(second)
+    domain.merge_domaindata({first}, theirs)
+    assert first in domain.citations and second not in domain.citations
+
+
+@pytest.mark.parametrize("root", ["basic-md", "basic-rst"])
+def test_cards_are_made_where_pages_are_written(root_app, root):
+    """Post-transforms run in the main process even under ``-j``: they only place an empty
+    slot and block; the cards are made when the page is written (in a worker under ``-j``)."""
+    app = root_app("html", root)
+    app.build()
+    cited = next(docname for docname in sorted(app.env.get_domain("mlglossary").citations) if docname != "glossary")
+    resolved = app.env.get_and_resolve_doctree(cited, app.builder)
+    assert isinstance(resolved.children[0], tooltip_slot)
+    blocks = [child for child in resolved.children if isinstance(child, tooltip_cards)]
+    assert len(blocks) == 1
+    assert not blocks[0].get(RENDERED) and not blocks[0].children
+    links = [ref for ref in resolved.findall(nodes.reference) if "mlglossary-term" in ref["classes"]]
+    assert links == []  # marked while writing, not here
+    html = (Path(app.outdir) / f"{cited}.html").read_text(encoding="utf-8")
+    assert 'class="mlglossary-card"' in html and "mlglossary-term" in html
