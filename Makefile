@@ -1,15 +1,18 @@
 # Two commands for a newcomer: `make docs` and `make test`. Each sets up .venv itself.
+# CI also runs the suite in a second venv on another Python, with a pip constraints file:
+#   make test PYTHON=/path/to/python3.13 VENV=.venv313 CONSTRAINTS=constraints/sphinx9x.txt
 PYTHON ?= python3
 VENV := .venv
+CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: docs test lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,themes]'
+	$(BIN)/python -m pip install --quiet $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[test,lint,themes]'
 	touch $(STAMP)
 
 ## Build example_docs to HTML in English, Spanish and Arabic, side by side:
@@ -24,6 +27,7 @@ docs: $(STAMP)
 
 ## Run the test suite (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
+	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -32,4 +36,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) example_docs/_build
+	rm -rf $(VENV) .venv313 example_docs/_build
