@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .model import fold
+
 #: words that never inflect and end the inflected part of a Spanish name (and English "of"/"the")
 PARTICLES = frozenset({"de", "del", "la", "las", "el", "los", "en", "y", "a", "por", "con", "sin", "of", "the"})
 _VOWELS = "aeiouáéíóú"
@@ -35,6 +37,20 @@ def english_plural(name: str) -> str:
         last = last[:-1] + "ies"
     else:
         last += "s"
+    return f"{head} {last}" if head else last
+
+
+def english_singular(name: str) -> str:
+    """Singular of a name whose last word is an English plural (``decoder models`` ->
+    ``decoder model``, ``input IDs`` -> ``input ID``); the name itself otherwise."""
+    head, _sep, last = name.rpartition(" ")
+    lower = last.lower()
+    if lower.endswith("ies") and len(lower) > 4:
+        last = last[:-3] + ("Y" if last[-3:].isupper() else "y")
+    elif lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and len(lower) > 3:
+        last = last[:-1]
+    else:
+        return name
     return f"{head} {last}" if head else last
 
 
@@ -101,3 +117,25 @@ def candidates(target: str) -> list[str]:
             every = [(_singular_forms(w) or [w])[-1] if not is_particle(w) else w for w in words]
             found[" ".join(every)] = None
     return list(found)
+
+
+def variants(target: str) -> list[str]:
+    """Other forms a cited name may stand for, most likely first: its singulars (plural or
+    possessive cited), then its plurals (an entry named in the plural cited in the
+    singular, ``decoder model`` for *decoder models*, ``input ID`` for *input IDs*)."""
+    text = " ".join(target.split())
+    found = dict.fromkeys(candidates(text)[1:])
+    if text:
+        found.setdefault(english_plural(text), None)
+        found.setdefault(spanish_plural(text), None)
+    found.pop(text, None)
+    return list(found)
+
+
+_JOINERS = re.compile(r"[\s\-_‐‑]+")
+
+
+def loose_key(name: str) -> str:
+    """A name with case, spaces, hyphens and underscores taken out, so that ``fine-tuned``,
+    ``fine tuned`` and ``finetuned``, or ``tensor parallel`` and ``TensorParallel``, meet."""
+    return _JOINERS.sub("", fold(name))

@@ -3,9 +3,12 @@
 1. a term of the project's own glossaries, by its exact name, then in any case;
 2. a name, abbreviation or alias of one of our entries shown on a page, exactly, then
    in any case;
-3. the same two, tried with the singular of a plural or possessive (``attention
-   masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``): the project's terms, then
-   ours. Two different terms found this way is an ambiguity, never a silent pick.
+3. the same two, tried with other forms of what was written: the singular of a plural
+   or possessive (``attention masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``),
+   the plural of a singular (``decoder model`` for *decoder models*), and, last, the
+   name with spaces, hyphens and underscores ignored (``fine tuned``, ``finetuned``,
+   ``tensor parallel`` for *TensorParallel*): the project's terms, then ours. Two
+   different terms found this way is an ambiguity, never a silent pick.
 
 What none of these finds is left to Sphinx's other resolvers (intersphinx among them).
 The index is built from the standard domain's public ``objects`` once every page is
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .inflection import candidates
+from .inflection import loose_key, variants
 from .model import fold
 
 if TYPE_CHECKING:
@@ -47,10 +50,13 @@ class _Names:
     def __init__(self) -> None:
         self.exact: dict[str, Place] = {}
         self.folded: dict[str, Found] = {}
+        #: loose key -> the terms it stands for (several: a loose match is then ambiguous)
+        self.loose: dict[str, dict[Place, Found]] = {}
 
     def add(self, name: str, place: Place) -> None:
         self.exact.setdefault(name, place)
         self.folded.setdefault(fold(name), Found(name, place))
+        self.loose.setdefault(loose_key(name), {}).setdefault(place, Found(name, place))
 
     def get(self, name: str) -> Found | None:
         place = self.exact.get(name)
@@ -89,11 +95,17 @@ class TermIndex:
         if direct is not None:
             return direct
         found: dict[Place, tuple[str, Found]] = {}
-        for form in candidates(written)[1:]:
+        forms = variants(written)
+        for form in forms:
             for names in (self._project, self._ours):
                 match = names.get(form)
                 if match is not None:
                     found.setdefault(match.place, (form, match))
+        if not found:
+            for form in (written, *forms):
+                for names in (self._project, self._ours):
+                    for match in names.loose.get(loose_key(form), {}).values():
+                        found.setdefault(match.place, (match.name, match))
         if len(found) > 1:
             return Ambiguous(tuple(form for form, _match in found.values()))
         return next((match for _form, match in found.values()), None)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .inflection import english_plural, spanish_plural
+from .inflection import english_plural, english_singular, loose_key, spanish_plural
 from .model import fold
 
 if TYPE_CHECKING:
@@ -41,13 +41,19 @@ def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
     if abbreviation or _is_abbreviation(name):
         if name[-1:].isupper():
             forms.append(name + "s")  # "LLMs"
+        elif name[-1:] == "s" and name[-2:-1].isupper():
+            forms.append(name[:-1])  # "input IDs" cited as "input ID"
         return forms
-    if name.isascii():
-        forms.append(english_plural(name))
-    if language == "es":
-        forms.append(spanish_plural(name))
+    if "-" in name:  # "self-attention": "self attention", "selfattention"
+        forms += [name.replace("-", " "), name.replace("-", "")]
+    for form in list(forms):
+        if form.isascii():
+            forms.append(english_plural(form))
+            forms.append(english_singular(form))
+        if language == "es":
+            forms.append(spanish_plural(form))
     # Arabic: no rule (broken plurals are irregular); the README says so
-    return list(dict.fromkeys(forms))
+    return [form for form in dict.fromkeys(forms) if form]
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -99,6 +105,8 @@ class TermPattern:
     regex: re.Pattern[str]
     #: folded form -> (entry id, exact spelling required or "")
     forms: dict[str, tuple[str, str]]
+    #: loose key of every form (see ``inflection.loose_key``) -> entry id, None when two entries share it
+    loose: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     #: target as written -> entry id (or None), filled by ``entry_of``
     named: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
@@ -124,7 +132,8 @@ class TermPattern:
         if target not in self.named:
             written = " ".join(target.split())
             candidates = (self.forms.get(fold(c)) for c in (written, _POSSESSIVE.sub("", written)))
-            self.named[target] = next((known[0] for known in candidates if known is not None), None)
+            found = next((known[0] for known in candidates if known is not None), None)
+            self.named[target] = found if found is not None else self.loose.get(loose_key(written))
         return self.named[target]
 
 
@@ -146,8 +155,11 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = ()) -> TermPatte
                 forms.setdefault(key, (entry.id, form if exact else ""))
     for key in clashes:
         del forms[key]
+    loose: dict[str, str | None] = {}
+    for key, (entry_id, _exact) in forms.items():
+        loose[loose_key(key)] = entry_id if loose.get(loose_key(key), entry_id) == entry_id else None
     source = _trie_regex(sorted({key for key in forms}))
     if not source:
         source = r"(?!x)x"  # matches nothing
     regex = re.compile(rf"(?<![\w-])(?:{source})(?:['’]s)?(?![\w-])", re.IGNORECASE)
-    return TermPattern(regex, forms)
+    return TermPattern(regex, forms, loose)

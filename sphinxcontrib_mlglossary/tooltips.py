@@ -61,9 +61,24 @@ class TooltipSlots(SphinxPostTransform):
         session = domain.session
         if not session.settings.tooltips or not (domain.definitions or domain.user_terms):
             return
+        warm_card_contents(domain, self.document)
         self.document.insert(0, tooltip_slot())
         # "no-search": card text belongs to the glossary page, not to every citing page
         self.document += tooltip_cards(trigger=session.settings.tooltip_trigger, classes=["no-search"])
+
+
+def warm_card_contents(domain: MlGlossaryDomain, document: nodes.document) -> None:
+    """Every term's card content, made once in the main process before pages are written.
+
+    Under ``-j`` each chunk of pages is written by a process forked from the main one:
+    what the main process has made is shared with all of them, what a writer makes is
+    made again in every chunk (rendering summaries with MyST was most of it).
+    """
+    contents = domain.session.resolved.card_targets
+    for anchor, terms in card_sources(domain).items():
+        for docname, term in terms:
+            if (docname, anchor) not in contents:
+                contents[(docname, anchor)] = card_content(domain, term, document)
 
 
 def visit_tooltip_slot(translator: HTML5Translator, node: tooltip_slot) -> None:

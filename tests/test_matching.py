@@ -38,12 +38,30 @@ CASES = {
         "ZeRO's": "zero-redundancy-optimizer",
         "pipelines": "pipeline",
         "input IDs": "input-ids",
+        # natural forms: the singular of an entry named in the plural, and back
+        "decoder model": "decoder-models",
+        "input ID": "input-ids",
+        "label": "labels",
+        "pixel value": "pixel-values",
+        # spaces, hyphens and closed forms
+        "fine-tuned model": "finetuned-models",
+        "fine tuned models": "finetuned-models",
+        "finetuned model": "finetuned-models",
+        "pre-trained model": "pretrained-model",
+        "self attention": "self-attention",
+        "Self Attention": "self-attention",
+        # common names of entries with a code-style name
+        "data parallelism": "dataparallel",
+        "pipeline parallelism": "pipelineparallel",
+        "tensor parallel": "tensor-parallelism",
     },
     "es": {
         "máscaras de atención": "attention-mask",
         "máscara de atención": "attention-mask",
         "attention masks": "attention-mask",
         "MLM": "masked-language-modeling",
+        "modelos preentrenados": "pretrained-model",
+        "decoder model": "decoder-models",
     },
 }
 
@@ -71,6 +89,30 @@ def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Pat
     glossary = read_html(app.outdir / "glossary.html")
     assert glossary.find(id="term-attention-mask").find_next_sibling("dd").select_one(".mlglossary-backlinks")
     assert len(soup.select("div.mlglossary-card")) == len(set(cases.values()))
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["decoder", "input", "mask", "attention masker", "fine", "tuned models", "parallel", "self"],
+)
+def test_variant_rules_do_not_stretch_to_other_words(make_app, tmp_path: Path, written):
+    """A variant rule must not make a word a reader would not call the term resolve."""
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{{term}}`{written}`\n")
+    (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert f"term not in glossary: {written!r}" in app.warning.getvalue()
+
+
+def test_a_loose_form_two_terms_share_is_ambiguous(make_app, tmp_path: Path):
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    (tmp_path / "index.md").write_text(
+        "# Home\n\n```{glossary}\nwarm-up\n  One.\n\nwarm up\n  Two.\n```\n\n{term}`warmup`\n"
+    )
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert "term 'warmup' could mean" in app.warning.getvalue()
 
 
 def test_ambiguous_form_is_a_warning_listing_both(make_app, tmp_path: Path):
