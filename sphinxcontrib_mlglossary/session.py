@@ -47,6 +47,8 @@ class ResolvePhase:
     card_html: dict[tuple[str, str, str], str] = field(default_factory=dict)
     #: (docname, anchor) -> what a card about that term shows
     card_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: output folders whose cards the main process rendered before writers were forked
+    warmed_folders: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -59,6 +61,8 @@ class BuildSession:
     #: None only outside a real build (the session of a bare environment)
     builder: Builder | None = None
     tags: Tags | None = None
+    #: ``-j`` N with N > 1: pages are written by forked processes
+    parallel: bool = False
     #: glossary files of the project, read once per file version
     files: GlossaryFiles | None = None
     #: (language, exclusions) -> the auto-linking pattern
@@ -77,6 +81,7 @@ class BuildSession:
             confdir=Path(app.confdir),
             builder=app.builder,
             tags=app.tags,
+            parallel=app.parallel > 1,
         )
 
     @classmethod

@@ -62,6 +62,9 @@ class TooltipSlots(SphinxPostTransform):
         if not session.settings.tooltips or not (domain.definitions or domain.user_terms):
             return
         warm_card_contents(domain, self.document)
+        builder = session.require_builder()
+        if session.parallel and builder.name not in {"epub", "epub3"}:
+            Cards(domain, builder, self.env.docname).warm()
         self.document.insert(0, tooltip_slot())
         # "no-search": card text belongs to the glossary page, not to every citing page
         self.document += tooltip_cards(trigger=session.settings.tooltip_trigger, classes=["no-search"])
@@ -116,6 +119,41 @@ class Cards:
             block[RENDERED], card_nodes = self._cards(targets)
             block.extend(card_nodes)
 
+    def warm(self) -> None:
+        """Render, in the main process, the cards of every cited term as this page's folder
+        writes them, once per folder (see :func:`warm_card_contents`: under ``-j`` a card a
+        writer renders is rendered again by every chunk's process)."""
+        resolved = self.domain.session.resolved
+        folder = self._folder()
+        if folder in resolved.warmed_folders:
+            return
+        resolved.warmed_folders.add(folder)
+        terms = self.domain.term_index()
+        cited = {
+            place
+            for record in self.domain.citations.values()
+            for target in set(record.targets)
+            if (place := terms.place(target)) is not None
+        }
+        targets = {}
+        for docname, anchor in sorted(cited):
+            content = resolved.card_targets.get((docname, anchor))
+            if content is not None:
+                href = "#" + anchor if docname == self.fromdoc else self._uri(docname) + "#" + anchor
+                targets[href] = content
+        if targets:
+            self._cards(targets)
+
+    def _uri(self, docname: str) -> str:
+        return self.builder.get_relative_uri(self.fromdoc, docname)
+
+    def _folder(self) -> str:
+        """Pages of one folder write the same links (relative), so they share card HTML."""
+        builder, fromdoc = self.builder, self.fromdoc
+        if fromdoc in self.domain.definitions or fromdoc in self.domain.user_terms:
+            return "page:" + fromdoc  # links to terms on this very page are written "#id" here
+        return "" if builder.name == "singlehtml" else posixpath.dirname(builder.get_target_uri(fromdoc))
+
     def _cards(self, targets: dict[str, CardContent]) -> tuple[tuple[str, ...], list[nodes.Node]]:
         """One card per target: HTML rendered once per output directory and shared, and
         the cards that must stay nodes.
@@ -133,9 +171,7 @@ class Cards:
         domain, builder, fromdoc = self.domain, self.builder, self.fromdoc
         shared = domain.session.resolved.card_html
         render = getattr(builder, "render_partial", None)
-        folder = "" if builder.name == "singlehtml" else posixpath.dirname(builder.get_target_uri(fromdoc))
-        if fromdoc in domain.definitions or fromdoc in domain.user_terms:
-            folder = "page:" + fromdoc  # links to terms on this very page are written "#id" here
+        folder = self._folder()
         found: list[nodes.Node | tuple[str, str, str]] = []
         missing: dict[tuple[str, str, str], tooltip_card] = {}
         used: set[str] = set()
