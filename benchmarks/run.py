@@ -149,6 +149,7 @@ def measure(
             record(variant, "serial_s", serial.seconds)
             record(variant, "serial_cpu_s", serial.cpu_seconds)
             record(variant, "parallel_s", parallel.seconds)
+            record(variant, "parallel_cpu_s", parallel.cpu_seconds)
             record(variant, "incremental_s", incremental.seconds)
             record(variant, "incremental_cpu_s", incremental.cpu_seconds)
             record(variant, "maxrss_kib", serial.maxrss_kib)

@@ -23,6 +23,7 @@ def test_runner_reports_ratios(tmp_path: Path):
         "serial_s",
         "serial_cpu_s",
         "parallel_s",
+        "parallel_cpu_s",
         "incremental_s",
         "incremental_cpu_s",
         "incremental_pages_written",

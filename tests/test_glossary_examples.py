@@ -1,0 +1,119 @@
+"""Every Python example in the bundled glossaries compiles, names only what it defines or
+imports, and, where it needs nothing beyond the standard library, runs as shown.
+
+The blocks of one entry form one session, in order. A block that needs more starts with a
+comment naming it, ``# requires: transformers, hub`` (``hub``: downloads a model or data
+set); such blocks are checked for syntax and names only.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import doctest
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+GLOSSARIES = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary" / "glossaries"
+FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```", re.MULTILINE | re.DOTALL)
+REQUIRES = re.compile(r"^(?:>>> )?#\s*requires:\s*(?P<what>[\w ,.-]+)$", re.MULTILINE)
+KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub"}
+
+
+@dataclass
+class Block:
+    entry: str
+    code: str
+    requires: set[str]
+
+    @property
+    def doctest_style(self) -> bool:
+        return any(line.startswith(">>>") for line in self.code.splitlines())
+
+    def source(self) -> str:
+        if not self.doctest_style:
+            return self.code
+        examples = doctest.DocTestParser().get_examples(self.code)
+        return "".join(example.source for example in examples)
+
+
+def sessions(language: str) -> dict[str, list[Block]]:
+    data = tomllib.loads((GLOSSARIES / f"{language}.toml").read_text(encoding="utf-8"))
+    found: dict[str, list[Block]] = {}
+    for term in data["term"]:
+        for match in FENCE.finditer(term["body"]):
+            if match["info"].strip() not in {"python", "py", "pycon", "python3"}:
+                continue
+            code = match["code"]
+            needs = REQUIRES.search(code.split("\n", 1)[0])
+            requires = {part.strip() for part in needs["what"].split(",")} if needs else set()
+            found.setdefault(term["id"], []).append(Block(term["id"], code, requires))
+    return found
+
+
+ALL = [(language, entry) for language in ("en", "es", "ar") for entry in sessions(language)]
+
+
+def _bound_and_loaded(tree: ast.AST) -> tuple[set[str], set[tuple[str, int]]]:
+    bound: set[str] = set()
+    loaded: set[tuple[str, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loaded.add((node.id, node.lineno))
+            else:
+                bound.add(node.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return bound, loaded
+
+
+@pytest.mark.parametrize(("language", "entry"), ALL, ids=[f"{lang}-{entry}" for lang, entry in ALL])
+def test_examples_compile_and_name_only_what_they_define(language, entry):
+    blocks = sessions(language)[entry]
+    bound: set[str] = set(dir(builtins))
+    for number, block in enumerate(blocks, start=1):
+        assert block.requires <= KNOWN_REQUIREMENTS, f"{entry} block {number}: unknown requirement"
+        where = f"{language}.toml {entry} block {number}"
+        tree = ast.parse(block.source(), filename=where)  # a SyntaxError names the block
+        names, loaded = _bound_and_loaded(tree)
+        bound |= names
+        undefined = sorted({name for name, _line in loaded if name not in bound})
+        assert undefined == [], f"{where} uses names it never defines or imports: {undefined}"
+
+
+RUNNABLE = [
+    (language, entry)
+    for language, entry in ALL
+    if not any(block.requires for block in sessions(language)[entry])
+]
+
+
+@pytest.mark.parametrize(("language", "entry"), RUNNABLE, ids=[f"{lang}-{entry}" for lang, entry in RUNNABLE])
+def test_examples_that_need_nothing_more_run_as_shown(language, entry):
+    globs: dict[str, object] = {"__name__": f"glossary_{entry}"}
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for number, block in enumerate(sessions(language)[entry], start=1):
+        name = f"{language}.toml {entry} block {number}"
+        if block.doctest_style:
+            test = doctest.DocTestParser().get_doctest(block.code, globs, name, None, 0)
+            runner.run(test, clear_globs=False)
+        else:
+            exec(compile(block.code, name, "exec"), globs)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{language}.toml {entry}: {result.failed} example(s) print something else"
+
+
+def test_every_language_has_examples_to_check():
+    """The tests above must not pass by finding nothing."""
+    assert {language for language, _entry in ALL} == {"en", "es", "ar"}
