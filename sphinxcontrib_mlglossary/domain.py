@@ -182,8 +182,18 @@ def session_of(env: BuildEnvironment) -> BuildSession:
 
 
 def start_session(app: Sphinx) -> None:
-    """``builder-inited``: this build's session, with the builder and tags it will use."""
-    glossary_domain(app.env).session = BuildSession.start(app)
+    """``builder-inited``: this build's session, with the builder and tags it will use.
+
+    The bundled glossary and the patterns the ``term`` role and auto-linking use are made
+    here, in the main process: under ``-j`` every reading process is forked from it and
+    would otherwise load and compile them again.
+    """
+    session = BuildSession.start(app)
+    glossary_domain(app.env).session = session
+    glossary = session.glossary()
+    session.pattern(glossary, ())
+    if session.settings.autolink != "off":
+        session.pattern(glossary, session.settings.autolink_exclude)
 
 
 def reading_done(app: Sphinx, env: BuildEnvironment) -> None:

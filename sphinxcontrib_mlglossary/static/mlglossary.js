@@ -14,12 +14,18 @@
     const rects = link.getClientRects(), root = document.documentElement;
     if (!rects.length) return;
     card.style.left = card.style.top = "0px"; // measure at full width
-    const w = card.offsetWidth, h = card.offsetHeight, vh = root.clientHeight;
-    // below the last line; above the first if only that fits (or overflows less)
+    card.style.maxHeight = "";
+    const w = card.offsetWidth, vh = root.clientHeight;
+    let h = card.offsetHeight;
+    // below the last line; above the first if only that fits (or has more room);
+    // taller than its side's room, it scrolls instead of leaving the window
     let r = rects[rects.length - 1], top = r.bottom + GAP;
-    const room = rects[0].top - GAP - h;
-    const above = top + h > vh - EDGE && (room >= EDGE || room > vh - top - h);
-    if (above) { r = rects[0]; top = room; }
+    const below = vh - EDGE - top, over = rects[0].top - GAP - EDGE;
+    const above = h > below && over > below;
+    if (above) r = rects[0];
+    const fit = Math.max(above ? over : below, 0);
+    if (h > fit) { card.style.maxHeight = fit + "px"; h = fit; }
+    if (above) top = r.top - GAP - h;
     const left = getComputedStyle(link).direction === "rtl" ? r.right - w : r.left;
     card.style.left = Math.max(EDGE, Math.min(left, root.clientWidth - w - EDGE)) + "px";
     card.style.top = top + "px";
