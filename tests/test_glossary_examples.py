@@ -93,9 +93,7 @@ def test_examples_compile_and_name_only_what_they_define(language, entry):
 
 
 RUNNABLE = [
-    (language, entry)
-    for language, entry in ALL
-    if not any(block.requires for block in sessions(language)[entry])
+    (language, entry) for language, entry in ALL if not any(block.requires for block in sessions(language)[entry])
 ]
 
 
