@@ -51,7 +51,7 @@ def test_glossary_page_lists_every_entry_grouped_by_letter(root_app, twin):
     glossary = bundled_glossary("en")
     terms = soup.select("div.mlglossary dl.glossary > dt")
     assert {dt["id"] for dt in terms} == {entry.anchor for entry in glossary}
-    assert len(terms) == len(glossary) == 51
+    assert len(terms) == len(glossary) >= 150
     letters = [p.get_text() for p in soup.select("div.mlglossary p.mlglossary-letter")]
     assert letters == sorted(set(letters))
     assert letters[:3] == ["A", "B", "C"]

@@ -57,7 +57,7 @@ def test_check_refuses_a_damaged_toml_file(capsys, tmp_path):
 def test_check_a_bundled_translation_with_its_reference(capsys):
     status, out, _ = run(capsys, "check", str(bundled_path("ar")), "--reference", "en")
     assert status == 0
-    assert "51 entries" in out
+    assert f"{len(bundled_glossary('ar'))} entries" in out
 
 
 def test_import_writes_toml_that_loads(capsys, tmp_path):
