@@ -9,13 +9,13 @@ modification time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary
-from .model import Entry, Glossary
+from .model import Entry, Glossary, fold
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
@@ -127,11 +127,24 @@ def _report(notice: Notice, location: Any) -> None:
 
 
 def merged(base: Glossary, overlay: Glossary) -> Glossary:
-    """``base`` with ``overlay``'s entries on top: same id replaced, new ids added (in base order, then new)."""
+    """``base`` with ``overlay``'s entries on top: same id replaced, new ids added (in base order, then new).
+
+    A name of the file's entries is theirs: a bundled entry keeping it as an alias or
+    abbreviation would make the two entries answer to one name, so it gives it up.
+    """
     replaced = {entry.id: entry for entry in overlay}
-    entries = [replaced.pop(entry.id, entry) for entry in base]
+    taken = {fold(name) for entry in overlay for name in entry.names}
+    entries = [replaced.pop(entry.id) if entry.id in replaced else _without_names(entry, taken) for entry in base]
     entries.extend(entry for entry in overlay if entry.id in replaced)
     return Glossary(base.language, tuple(entries), overlay.source)
+
+
+def _without_names(entry: Entry, taken: set[str]) -> Entry:
+    keep = [name for name in entry.aliases if fold(name) not in taken]
+    short = [name for name in entry.abbreviations if fold(name) not in taken]
+    if len(keep) == len(entry.aliases) and len(short) == len(entry.abbreviations):
+        return entry
+    return replace(entry, aliases=tuple(keep), abbreviations=tuple(short))
 
 
 def entry_for(domain: MlGlossaryDomain, docname: str, entry_id: str) -> Entry | None:

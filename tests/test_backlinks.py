@@ -140,7 +140,7 @@ def test_backlinks_for_the_projects_own_glossary(root_app, enabled):
     app = root_app("html", "tooltips", confoverrides={"mlglossary_backlinks_user_glossaries": enabled})
     app.build()
     soup = read_html(app.outdir / "user.html")
-    box = backlink_box(soup, "term-checkpoint")
+    box = backlink_box(soup, "term-savepoint")
     if enabled:
         assert [a["href"] for a in box.select("a")] == ["#mlglossary-cite-user-0"]
     else:

@@ -44,7 +44,7 @@ def test_schema_urls_and_backlinks(root_app, builder, glossary_url, citation_url
     assert mask["backlinks"][0]["url"] == citation_url
     assert mask["backlinks"][0]["page"] == "index" and mask["backlinks"][0]["count"] >= 1
     # the project's own glossary terms are listed too
-    assert terms["checkpoint"]["origin"] == "project"
+    assert terms["savepoint"]["origin"] == "project"
 
 
 def test_backlinks_match_the_glossary_page(root_app):

@@ -318,7 +318,9 @@ def seed(prefix: str) -> Path:
 
 def test_seed_001_imports_all_51_entries_with_the_bundled_ids():
     result = read_source(seed("001"), language="en")
-    assert [e.id for e in result.glossary] == [e.id for e in bundled_glossary("en")]
+    ids = [e.id for e in result.glossary]
+    # the bundled glossary started from these 51 and has grown since: same ids, same order
+    assert len(ids) == 51 and ids == [e.id for e in bundled_glossary("en") if e.id in set(ids)]
     assert [n.subtype for n in result.notices if n.level == "warning"] == []
     parse_glossary(to_toml(result.glossary), "001.toml")
 
@@ -326,7 +328,8 @@ def test_seed_001_imports_all_51_entries_with_the_bundled_ids():
 def test_seed_003_spanish_imports_all_51_entries():
     result = read_source(seed("003"), language="es", reference=bundled_glossary("en"))
     assert len(result.glossary) == 51
-    assert [e.id for e in result.glossary] == [e.id for e in bundled_glossary("en")]
+    english = [e.id for e in read_source(seed("001"), language="en").glossary]
+    assert [e.id for e in result.glossary] == english  # aligned entry by entry with the English seed
     assert "Johab" in result.notices[0].message
     parse_glossary(to_toml(result.glossary), "003.toml")
 

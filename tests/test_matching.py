@@ -135,10 +135,11 @@ PATTERN_CASES = {
         ("ZeRO's stages", ["zero-redundancy-optimizer"]),
         ("masked language modeling", ["masked-language-modeling"]),
         ("language modeling", []),
-        ("tokenizer tokenizers pretoken", []),
+        ("tokenism tokenisms pretoken", []),
+        ("tokenizer tokenizers", ["tokenizer", "tokenizer"]),
         ("dp and Dp are not DP", ["dataparallel"]),
         ("input\nIDs across a line break", ["input-ids"]),
-        ("self-attention, not attention", ["self-attention"]),
+        ("self-attention, then attention", ["self-attention", "attention"]),
         ("token-level", []),
     ],
     "es": [
@@ -192,3 +193,48 @@ def test_spanish_plural(singular, plural):
     from sphinxcontrib_mlglossary.inflection import spanish_plural
 
     assert spanish_plural(singular) == plural
+
+
+#: what writers of ML documentation naturally cite (issue: "a glossary people can actually cite")
+NATURAL_CITATIONS = """
+tokenizer|tokenizers|vocabulary|vocab|subword tokenization|BPE|byte-pair encoding|WordPiece|SentencePiece|
+special tokens|special token|padding|truncation|BOS|EOS|chat template|embedding|embeddings|hidden states|
+hidden state|logits|logit|softmax|attention|multi-head attention|attention heads|cross-attention|
+positional encoding|position embeddings|RoPE|layer normalization|LayerNorm|RMSNorm|residual connection|
+skip connection|activation function|GELU|ReLU|encoder-decoder model|encoder-decoder models|KV cache|
+context window|context length|mixture of experts|MoE|FlashAttention|parameters|weights|tensor|tensors|
+loss function|loss|cross-entropy|gradient|gradients|gradient descent|SGD|backpropagation|optimizer|
+AdamW|learning rate|learning rate schedule|warmup|epoch|epochs|batch size|batch|gradient accumulation|
+gradient checkpointing|gradient clipping|checkpoint|checkpoints|hyperparameter|hyperparameters|
+overfitting|regularization|dropout|weight decay|mixed precision|bf16|training set|validation set|
+evaluation metrics|metric|early stopping|data collator|Trainer|FSDP|DDP|LoRA|QLoRA|PEFT|quantization|
+knowledge distillation|distillation|pruning|instruction tuning|RLHF|DPO|prompt|prompts|system prompt|
+prompt engineering|zero-shot learning|few-shot learning|in-context learning|text generation|
+decoding strategy|greedy decoding|beam search|sampling|temperature|top-k sampling|top-p sampling|
+nucleus sampling|perplexity|hallucination|RAG|text classification|named entity recognition|NER|
+question answering|summarization|machine translation|image classification|object detection|ASR|
+vision transformer|ViT|diffusion model|model hub|Hugging Face Hub|model card|safetensors|
+sentence embeddings|decoder model|input ID|fine-tuning|fine-tuned model|pretrained model|self attention|
+transformer|LLM|LLMs|attention mask|attention masks|token|tokens|labels|label|inference|pipeline|
+neural network|auto classes|AutoTokenizer|data augmentation|device map|contrastive learning|
+speculative decoding|text-to-speech|feed-forward network|image processor
+"""
+
+
+def test_a_project_citing_what_writers_naturally_cite_warns_about_nothing(make_app, tmp_path: Path):
+    natural = [name for name in NATURAL_CITATIONS.replace("\n", "").split("|") if name]
+    assert len(natural) >= 150
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    cites = "\n\n".join(f"Cites {{term}}`{name}`." for name in natural)
+    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{cites}\n")
+    (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = read_html(app.outdir / "index.html")
+    linked = [
+        a
+        for a in soup.select("p > a.reference.internal")
+        if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")
+    ]
+    assert len(linked) == len(natural)

@@ -66,7 +66,7 @@ def link_title(soup, href):
 def test_cards_for_the_projects_own_glossary_terms(root_app):
     app = build(root_app)
     soup = read_html(app.outdir / "user.html")
-    card = soup.select_one('div.mlglossary-card[data-mlglossary-href="#term-checkpoint"]')
+    card = soup.select_one('div.mlglossary-card[data-mlglossary-href="#term-savepoint"]')
     assert card is not None
     assert card.select_one(".mlglossary-card-summary em").get_text() == "during"
     assert "Reload it to resume." in card.get_text()
