@@ -25,10 +25,10 @@ docs: $(STAMP)
 	done
 	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
 
-## Run the test suite (browser tests skip without chromium, except under CI=true)
+## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
 	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
