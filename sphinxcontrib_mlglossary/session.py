@@ -49,6 +49,10 @@ class ResolvePhase:
     card_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: output folders whose cards the main process rendered before writers were forked
     warmed_folders: set[str] = field(default_factory=set)
+    #: whether the main process made the cited terms' card contents before writers were forked
+    contents_warmed: bool = False
+    #: (docname, anchor) of every term some page cites
+    cited: set[tuple[str, str]] | None = None
 
 
 @dataclass

@@ -61,27 +61,47 @@ class TooltipSlots(SphinxPostTransform):
         session = domain.session
         if not session.settings.tooltips or not (domain.definitions or domain.user_terms):
             return
-        warm_card_contents(domain, self.document)
         builder = session.require_builder()
-        if session.parallel and builder.name not in {"epub", "epub3"}:
-            Cards(domain, builder, self.env.docname).warm()
+        if session.parallel:
+            # writers are forked from this process: what it prepares, none of them redoes
+            warm_card_contents(domain, self.document)
+            if builder.name not in {"epub", "epub3"}:
+                Cards(domain, builder, self.env.docname).warm()
         self.document.insert(0, tooltip_slot())
         # "no-search": card text belongs to the glossary page, not to every citing page
         self.document += tooltip_cards(trigger=session.settings.tooltip_trigger, classes=["no-search"])
 
 
 def warm_card_contents(domain: MlGlossaryDomain, document: nodes.document) -> None:
-    """Every term's card content, made once in the main process before pages are written.
+    """The card content of every cited term, made once in the main process before pages are written.
 
     Under ``-j`` each chunk of pages is written by a process forked from the main one:
     what the main process has made is shared with all of them, what a writer makes is
     made again in every chunk (rendering summaries with MyST was most of it).
     """
-    contents = domain.session.resolved.card_targets
+    resolved = domain.session.resolved
+    if resolved.contents_warmed:
+        return
+    resolved.contents_warmed = True
+    cited = cited_places(domain)
     for anchor, terms in card_sources(domain).items():
         for docname, term in terms:
-            if (docname, anchor) not in contents:
-                contents[(docname, anchor)] = card_content(domain, term, document)
+            if (docname, anchor) in cited and (docname, anchor) not in resolved.card_targets:
+                resolved.card_targets[(docname, anchor)] = card_content(domain, term, document)
+
+
+def cited_places(domain: MlGlossaryDomain) -> set[tuple[str, str]]:
+    """(docname, anchor) of every term some page cites: the only cards any page shows."""
+    resolved = domain.session.resolved
+    if resolved.cited is None:
+        terms = domain.term_index()
+        resolved.cited = {
+            place
+            for record in domain.citations.values()
+            for target in set(record.targets)
+            if (place := terms.place(target)) is not None
+        }
+    return resolved.cited
 
 
 def visit_tooltip_slot(translator: HTML5Translator, node: tooltip_slot) -> None:
@@ -128,15 +148,8 @@ class Cards:
         if folder in resolved.warmed_folders:
             return
         resolved.warmed_folders.add(folder)
-        terms = self.domain.term_index()
-        cited = {
-            place
-            for record in self.domain.citations.values()
-            for target in set(record.targets)
-            if (place := terms.place(target)) is not None
-        }
         targets = {}
-        for docname, anchor in sorted(cited):
+        for docname, anchor in sorted(cited_places(self.domain)):
             content = resolved.card_targets.get((docname, anchor))
             if content is not None:
                 href = "#" + anchor if docname == self.fromdoc else self._uri(docname) + "#" + anchor
