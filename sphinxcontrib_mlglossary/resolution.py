@@ -75,10 +75,6 @@ class TermIndex:
             (self._ours if place in ours else self._project).add(name, place)
         self._memo: dict[str, Found | Ambiguous | None] = {}
 
-    def project_term(self, name: str) -> Found | None:
-        """A term of the project's own glossaries, by exact name or in any case."""
-        return self._project.get(name)
-
     def resolve(self, written: str) -> Found | Ambiguous | None:
         """The term a citation written this way means (answers remembered per build)."""
         if written not in self._memo:
