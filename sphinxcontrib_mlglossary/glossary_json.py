@@ -18,7 +18,7 @@ from sphinx.util.docutils import new_document
 
 from .backlinks import Cited, cached_index
 from .domain import MlGlossaryDomain, glossary_domain
-from .rendering import our_summary, page_title, plain_inline, resolve_summary_links
+from .rendering import one_line, our_summary, page_title, plain_inline, resolve_summary_links
 from .sources import entry_for
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "name": entry.name,
                     "abbreviations": list(entry.abbreviations),
                     "aliases": list(entry.aliases),
-                    "summary": {"text": " ".join(plain.split()), "html": _html(app, inline)},
+                    "summary": {"text": one_line(plain), "html": _html(app, inline)},
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),
                     "url": _url(builder, docname, anchor),
@@ -151,7 +151,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "name": text,
                     "abbreviations": [],
                     "aliases": [],
-                    "summary": {"text": " ".join(summary.split()), "html": _html(app, inline_nodes)},
+                    "summary": {"text": one_line(summary), "html": _html(app, inline_nodes)},
                     "tags": [],
                     "see_also": [],
                     "url": _url(builder, docname, anchor),

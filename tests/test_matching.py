@@ -66,17 +66,22 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("language", ["en", "es"])
-def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Path, language):
-    cases = CASES[language]
+def build_citing(make_app, tmp_path: Path, body: str, language: str = "en"):
+    """A project whose home page holds ``body`` (MyST) and whose glossary page shows the bundled glossary."""
     (tmp_path / "conf.py").write_text(
         f'extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\nlanguage = "{language}"\n'
     )
-    cites = " ".join(f"{{term}}`{text}`" for text in cases)
-    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{cites}\n")
+    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{body}\n")
     (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
     app = make_app("html", srcdir=tmp_path, freshenv=True)
     app.build()
+    return app
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Path, language):
+    cases = CASES[language]
+    app = build_citing(make_app, tmp_path, " ".join(f"{{term}}`{text}`" for text in cases), language)
     assert app.warning.getvalue() == ""
     soup = read_html(app.outdir / "index.html")
     links = {
@@ -97,11 +102,7 @@ def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Pat
 )
 def test_variant_rules_do_not_stretch_to_other_words(make_app, tmp_path: Path, written):
     """A variant rule must not make a word a reader would not call the term resolve."""
-    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
-    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{{term}}`{written}`\n")
-    (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
-    app = make_app("html", srcdir=tmp_path, freshenv=True)
-    app.build()
+    app = build_citing(make_app, tmp_path, f"{{term}}`{written}`")
     assert f"term not in glossary: {written!r}" in app.warning.getvalue()
 
 
@@ -224,12 +225,7 @@ speculative decoding|text-to-speech|feed-forward network|image processor
 def test_a_project_citing_what_writers_naturally_cite_warns_about_nothing(make_app, tmp_path: Path):
     natural = [name for name in NATURAL_CITATIONS.replace("\n", "").split("|") if name]
     assert len(natural) >= 150
-    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
-    cites = "\n\n".join(f"Cites {{term}}`{name}`." for name in natural)
-    (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{cites}\n")
-    (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
-    app = make_app("html", srcdir=tmp_path, freshenv=True)
-    app.build()
+    app = build_citing(make_app, tmp_path, "\n\n".join(f"Cites {{term}}`{name}`." for name in natural))
     assert app.warning.getvalue() == ""
     soup = read_html(app.outdir / "index.html")
     linked = [
