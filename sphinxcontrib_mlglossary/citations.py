@@ -1,8 +1,11 @@
 """Citations: every term reference, remembered per page in document order.
 
-A citation's position on its page gives it a stable id that a backlink lands on; it
-counts citations within the page only, so it doesn't change when other pages change.
-The id is attached when the page is written, and the read doctree is left untouched:
+A citation that lands on a term gets an id a backlink lands on: its number among the
+page's citations that land on a term, so a reference to an unknown term takes no id
+and shifts no other's. Which citations land is known once every page is read; a page's
+ids change only when one of its own targets starts or stops resolving (which rewrites
+the page anyway). The id is attached when the page is written, and the read doctree is
+left untouched:
 Sphinx holds every read doctree in memory until its page is written, and anything
 added per citation there (an id string; even one more attribute, which doubles the
 node's attribute dict) was most of what the extension added to a build's peak memory.
@@ -11,12 +14,15 @@ node's attribute dict) was most of what the extension added to a build's peak me
 from __future__ import annotations
 
 import sys
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
 
 from .nodes import AUTOLINK
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ID_PREFIX = "mlglossary-cite-"
 #: the target as written, kept on a reference when an explicit title hides it and the
@@ -38,8 +44,6 @@ class Citation(NamedTuple):
 
     #: the reference target as the author wrote it (resolved only when backlinks are drawn)
     target: str
-    #: id of the citation node: the landing spot of its backlink
-    node_id: str
     #: id of the innermost section holding the citation ("" for the page's top section)
     section_id: str
     #: title of that section ("" for the page's top section)
@@ -79,8 +83,9 @@ class PageCitations(NamedTuple):
     flags: tuple[int, ...]
     conditions: tuple[str, ...]
 
-    def node_id(self, position: int) -> str:
-        return f"{self.prefix}{position}"
+    def node_id(self, number: int) -> str:
+        """Id of the page's ``number``-th citation that lands on a term (see :func:`landing_numbers`)."""
+        return f"{self.prefix}{number}"
 
     def only(self, position: int) -> str:
         index = self.flags[position] >> _ONLY_SHIFT
@@ -91,13 +96,26 @@ class PageCitations(NamedTuple):
         section_id, section_title = self.sections[self.places[position]]
         return Citation(
             self.targets[position],
-            self.node_id(position),
             section_id,
             section_title,
             bool(flags & IN_GLOSSARY),
             bool(flags & AUTO),
             self.only(position),
         )
+
+
+def landing_numbers(record: PageCitations, lands: Callable[[str], bool]) -> tuple[int, ...]:
+    """Per citation, its number among the page's citations that land on a term; -1 for
+    one that lands nowhere (an unknown term, an ambiguous one), which takes no id."""
+    numbers = []
+    count = 0
+    for target in record.targets:
+        if lands(target):
+            numbers.append(count)
+            count += 1
+        else:
+            numbers.append(-1)
+    return tuple(numbers)
 
 
 def is_term_reference(xref: addnodes.pending_xref) -> bool:

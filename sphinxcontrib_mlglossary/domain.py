@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sphinx.domains import Domain
 
-from .citations import PageCitations, record_citations
+from .citations import PageCitations, landing_numbers, record_citations
 from .resolution import TermIndex, term_index
 from .session import BuildSession
 from .user_terms import UserTerm, collect_user_terms
@@ -117,6 +117,15 @@ class MlGlossaryDomain(Domain):
             std = self.env.get_domain("std")
             resolved.terms = term_index(std.objects.items(), self.our_anchors())  # type: ignore[attr-defined]
         return resolved.terms
+
+    def citation_id(self, docname: str, position: int) -> str | None:
+        """Id of a page's citation, None when it lands on no term (once all pages are read)."""
+        numbers = self.session.resolved.landings
+        if docname not in numbers:
+            terms = self.term_index()
+            numbers[docname] = landing_numbers(self.citations[docname], lambda t: terms.place(t) is not None)
+        number = numbers[docname][position]
+        return self.citations[docname].node_id(number) if number >= 0 else None
 
     # -- Sphinx's domain protocol ----------------------------------------------------
 

@@ -180,7 +180,7 @@ def _backlinks(
                 "page": docname,
                 "title": titles[docname],
                 "section": first.section_title or None,
-                "url": _url(builder, docname, first.node_id),
+                "url": _url(builder, docname, domain.citation_id(docname, positions[0]) or ""),
                 "count": len(positions),
             }
         )

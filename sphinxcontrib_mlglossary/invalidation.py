@@ -108,7 +108,10 @@ def _contribution(env: BuildEnvironment, resolver: Resolver, domain: MlGlossaryD
     by_page: dict[str, list[object]] = defaultdict(list)
     for (glossary_page, anchor), positions in sorted(resolver.entries_cited(record).items()):
         first_section = record.sections[record.places[positions[0]]][1]
-        by_page[glossary_page].append((anchor, title, first_section, positions))
+        # the ids, not only the positions: a citation before these that starts or stops
+        # landing on a term renumbers them
+        landing = [domain.citation_id(docname, position) for position in positions]
+        by_page[glossary_page].append((anchor, title, first_section, landing))
     return {page: sha1(repr(found)) for page, found in by_page.items()}
 
 

@@ -187,18 +187,19 @@ def backlink_list(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, cite
     for docname, found in cited.pages:
         record = recorded[docname]
         first = record.citation(found[0])
+        first_id = domain.citation_id(docname, found[0]) or ""
         title = page_title(domain.env, docname)
         text = f"{title} › {first.section_title}" if first.section_title else title
         paragraph = nodes.paragraph()
-        paragraph += _backlink(builder, fromdoc, docname, first.node_id, text)
-        paragraph += backlink_page(docname=docname, refid=first.node_id)
+        paragraph += _backlink(builder, fromdoc, docname, first_id, text)
+        paragraph += backlink_page(docname=docname, refid=first_id)
         if len(found) > 1:
             more = nodes.inline(classes=["mlglossary-backlinks-more"])
             more += nodes.Text(f" ×{len(found)}: ")
             for number, position in enumerate(found[1:], start=2):
                 if number > 2:
                     more += nodes.Text(" ")
-                more += _backlink(builder, fromdoc, docname, record.node_id(position), str(number))
+                more += _backlink(builder, fromdoc, docname, domain.citation_id(docname, position) or "", str(number))
             paragraph += more
         items += nodes.list_item("", paragraph)
     box += items

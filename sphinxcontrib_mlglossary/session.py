@@ -53,6 +53,8 @@ class ResolvePhase:
     contents_warmed: bool = False
     #: (docname, anchor) of every term some page cites
     cited: set[tuple[str, str]] | None = None
+    #: docname -> per citation, its number among the page's citations that land on a term
+    landings: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass

@@ -66,7 +66,10 @@ class TermTargets(SphinxPostTransform):
             if record is None or position >= len(record.targets) or record.targets[position] != written:
                 continue  # not the citation recorded next on its page: added after reading
             counted[page] = position + 1
-            xref["ids"].append(record.node_id(position))
+            node_id = domain.citation_id(page, position)
+            if node_id is None:
+                continue  # lands on no term: no id, and the page's other ids don't shift
+            xref["ids"].append(node_id)
             if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
                 continue
             content = nodes.inline(

@@ -186,3 +186,32 @@ def test_a_reference_added_after_reading_shifts_no_backlink(root_app):
             assert landing is not None and landing.get("href", "").endswith("#" + anchor)
         first = guide.find(id=hrefs[0].split("#")[1])
         assert first.get_text() == text
+
+
+@pytest.mark.parametrize(
+    ("twin", "unknown"), [("basic-md", "{term}`no such term`"), ("basic-rst", ":term:`no such term`")]
+)
+def test_an_unknown_term_takes_no_citation_id(root_app, twin, unknown):
+    """A reference to a term nobody defines lands nowhere: it takes no id, and the
+    citations after it on the page are numbered as if it weren't there."""
+    app = root_app("html", twin, confoverrides={"suppress_warnings": ["mlglossary.unknown_term", "ref.term"]})
+    page = next(app.srcdir.glob("guide.*"))
+    title, rest = page.read_text(encoding="utf-8").split("\n", 1)
+    if page.suffix == ".rst":
+        underline, rest = rest.split("\n", 1)
+        title = f"{title}\n{underline}"
+    page.write_text(f"{title}\n\nFirst, an unknown one: {unknown}.\n{rest}", encoding="utf-8")
+    app.build()
+    guide = read_html(app.outdir / "guide.html")
+    ids = [element["id"] for element in guide.select("[id^=mlglossary-cite-]")]
+    assert ids[0] == "mlglossary-cite-guide-0"
+    assert ids == [f"mlglossary-cite-guide-{number}" for number in range(len(ids))]
+    assert guide.find(id="mlglossary-cite-guide-0").get_text() == "attention mask"
+    unknown_text = guide.find(string=lambda s: "no such term" in s)
+    assert unknown_text is not None
+    assert not any(str(parent.get("id", "")).startswith("mlglossary-cite-") for parent in unknown_text.parents)
+    glossary = read_html(app.outdir / "glossary.html")
+    hrefs = [a["href"] for a in backlink_box(glossary, "term-attention-mask").select("a")]
+    assert "guide.html#mlglossary-cite-guide-0" in hrefs
+    for href in (h for h in hrefs if h.startswith("guide.html")):
+        assert guide.find(id=href.split("#")[1]).get("href", "").endswith("#term-attention-mask")

@@ -129,7 +129,9 @@ def test_terms_defined_or_reworded_elsewhere_update_unchanged_pages(tmp_path: Pa
     own = src / "own.md"
     own.write_text("# Our terms\n\n```{glossary}\nsprocket\n   A toothed wheel.\n```\n")
     page = src / "page09.md"
-    page.write_text(page.read_text() + "\nA {term}`widget` and a {term}`sprocket`.\n")
+    # an ML term after the unknown one: its id (and the ML glossary page's backlink,
+    # a page not re-read) moves when "widget" starts landing on a term
+    page.write_text(page.read_text() + "\nA {term}`widget` and a {term}`sprocket`, then {term}`MLM`.\n")
     out = tmp_path / "incremental"
     sphinx_build(src, out, "-j", jobs)  # warns: no term "widget" yet
 
@@ -139,6 +141,7 @@ def test_terms_defined_or_reworded_elsewhere_update_unchanged_pages(tmp_path: Pa
     assert_same_output(clean, out)
     box = read_html(out / "own.html").find(id="term-widget").find_next_sibling("dd")
     assert [a["href"] for a in box.select("div.mlglossary-backlinks a")] == ["page09.html#mlglossary-cite-page09-3"]
+    assert "page09.html#mlglossary-cite-page09-5" in backlinks(out, "term-masked-language-modeling")
 
     # a definition reworded: the unchanged citing page shows the new card
     own.write_text(own.read_text().replace("A toothed wheel.", "A wheel with teeth."))
