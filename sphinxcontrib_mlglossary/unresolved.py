@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.util.logging import is_suppressed_warning
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .model import fold
 from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .domain import MlGlossaryDomain
+
     from sphinx.addnodes import pending_xref
     from sphinx.application import Sphinx
     from sphinx.domains import Domain
@@ -39,13 +44,43 @@ def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -
             once=True,
         )
         return True
-    candidates = [name for (objtype, name) in domain.objects if objtype == "term"]  # type: ignore[attr-defined]
-    close = difflib.get_close_matches(target, candidates, n=3, cutoff=0.6)
-    if not close:
-        lowered = {name.lower(): name for name in candidates}
-        close = [lowered[m] for m in difflib.get_close_matches(target.lower(), list(lowered), n=3, cutoff=0.6)]
+    close = suggestions(target, domain.objects.items(), ours)  # type: ignore[attr-defined]
     message = f"term not in glossary: {target!r}"
     if close:
-        message += f"; did you mean {', '.join(map(repr, close))}?"
+        message += f"; did you mean {', '.join(close)}?"
     warn(MlGlossaryWarning.UNKNOWN_TERM, message, location=node)
     return True
+
+
+def suggestions(
+    target: str, std_objects: Iterable[tuple[tuple[str, str], Any]], ours: MlGlossaryDomain, limit: int = 3
+) -> list[str]:
+    """Up to ``limit`` close names, each term once; an alias or abbreviation of one of our
+    entries names its entry (``'token indices' (input IDs)``), or the reader can't tell
+    which term it is."""
+    from .sources import entry_for
+
+    places: dict[str, tuple[str, str]] = {}
+    for (objtype, name), found in std_objects:
+        if objtype == "term":
+            places.setdefault(name, (found[0], found[1]))
+    close = difflib.get_close_matches(target, list(places), n=limit * 4, cutoff=0.6)
+    if not close:
+        lowered = {name.lower(): name for name in places}
+        close = [lowered[m] for m in difflib.get_close_matches(target.lower(), list(lowered), n=limit * 4, cutoff=0.6)]
+    entry_ids = {
+        (docname, anchor): entry_id for docname, found in ours.definitions.items() for entry_id, anchor in found.items()
+    }
+    shown: dict[tuple[str, str], str] = {}
+    for name in close:
+        place = places[name]
+        if place in shown:
+            continue  # this term is suggested already, by a closer name
+        entry_id = entry_ids.get(place)
+        entry = entry_for(ours, place[0], entry_id) if entry_id is not None else None
+        shown[place] = (
+            f"{name!r} ({entry.name})" if entry is not None and fold(entry.name) != fold(name) else repr(name)
+        )
+        if len(shown) == limit:
+            break
+    return list(shown.values())

@@ -34,6 +34,18 @@ def test_unknown_term_suggests_close_names(make_app, tmp_path):
     assert "did you mean 'MLM'" in warnings
 
 
+def test_suggestions_name_their_entry_and_list_each_entry_once(make_app, tmp_path):
+    text = "{term}`tokn indices` and {term}`token indexes`\n"
+    src = project(tmp_path, {"index.md": TOC + text, "glossary.md": GLOSSARY})
+    warnings = build(make_app, src)
+    assert "term not in glossary: 'tokn indices'; did you mean 'token indices' (input IDs)?" in warnings
+    # 'token IDs' is input IDs again and 'tokenizer' is the entry 'tokenizers' names: each entry once
+    assert (
+        "term not in glossary: 'token indexes'; did you mean 'token indices' (input IDs), 'tokenizers' (tokenizer)?"
+        in warnings
+    )
+
+
 @pytest.mark.parametrize("suppressed", ["mlglossary.unknown_term", "ref.term", "ref.*"])
 def test_unknown_term_warning_can_be_suppressed(make_app, tmp_path, suppressed):
     """Ours or Sphinx's own name for it: a project that silenced "term not in glossary"
