@@ -15,11 +15,11 @@ from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .domain import MlGlossaryDomain
-
     from sphinx.addnodes import pending_xref
     from sphinx.application import Sphinx
     from sphinx.domains import Domain
+
+    from .domain import MlGlossaryDomain
 
 
 def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
