@@ -72,7 +72,7 @@ class AutoLinker(SphinxTransform):
         if mode == "off" or any(True for _ in self.document.findall(glossary_block)):
             return  # never on a glossary page
         glossary = session.glossary()
-        pattern = session.pattern(glossary, current.autolink_exclude)
+        pattern = session.pattern(glossary, current.autolink_exclude, current.autolink_include)
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)
         for text, scope in list(_prose_texts(self.document, mode)):

@@ -35,6 +35,9 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_autolink": (False, "env", (bool, str)),
     # ids or names of entries auto-linking leaves alone
     "mlglossary_autolink_exclude": ([], "env", (list, tuple)),
+    # names (or entry ids: all their names) auto-linking may link although the glossary
+    # data keeps them for {term} only (single everyday words such as "tokenizer" or "batch")
+    "mlglossary_autolink_include": ([], "env", (list, tuple)),
     # count auto-links as citations in backlinks (and for the unused report)
     "mlglossary_autolink_backlinks": (False, "env", (bool,)),
     # report entries no page cites: False, True/"info" (one info line) or "warning"
@@ -68,6 +71,7 @@ class Settings:
     #: "off", "first", "section" or "all"
     autolink: str
     autolink_exclude: tuple[str, ...]
+    autolink_include: tuple[str, ...]
     autolink_backlinks: bool
     #: "off", "info" or "warning"
     report_unused: str
@@ -105,6 +109,32 @@ def _validate(app: Sphinx, config: Config) -> None:
     requested = config.mlglossary_language or config.language
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
+    for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include"):
+        setattr(config, name, _autolink_names(name, getattr(config, name), resolve_language(requested) or "en"))
+
+
+def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: str) -> list[str]:
+    """Keep the strings that name an entry (by id or any name); say what the others are."""
+    import difflib
+
+    from .loader import bundled_glossary
+    from .model import fold
+
+    glossary = bundled_glossary(language)
+    known = {fold(entry.id) for entry in glossary} | {fold(name) for entry in glossary for name in entry.names}
+    kept = []
+    for value in values:
+        if not isinstance(value, str) or not value.strip():
+            warn(MlGlossaryWarning.CONFIG, f"{option}: {value!r} is not an entry id or name; it is ignored")
+            continue
+        if fold(value) not in known:
+            names = [name for entry in glossary for name in (entry.id, *entry.names)]
+            close = difflib.get_close_matches(value, names, n=1, cutoff=0.7)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            warn(MlGlossaryWarning.CONFIG, f"{option}: {value!r} names no entry of the glossary; it is ignored{hint}")
+            continue
+        kept.append(value)
+    return kept
 
 
 def _names_set_in(conf_py: Path) -> set[str]:
@@ -168,6 +198,7 @@ def settings_of(config: Config) -> Settings:
         backlinks_user_glossaries=bool(config.mlglossary_backlinks_user_glossaries),
         autolink=_mode(config.mlglossary_autolink, ("off", *AUTOLINK_MODES), "first"),
         autolink_exclude=tuple(str(item) for item in config.mlglossary_autolink_exclude),
+        autolink_include=tuple(str(item) for item in config.mlglossary_autolink_include),
         autolink_backlinks=bool(config.mlglossary_autolink_backlinks),
         report_unused=_mode(config.mlglossary_report_unused, _REPORT_LEVELS, "info"),
     )

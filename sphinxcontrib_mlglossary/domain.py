@@ -202,7 +202,7 @@ def start_session(app: Sphinx) -> None:
     glossary = session.glossary()
     session.pattern(glossary, ())
     if session.settings.autolink != "off":
-        session.pattern(glossary, session.settings.autolink_exclude)
+        session.pattern(glossary, session.settings.autolink_exclude, session.settings.autolink_include)
 
 
 def reading_done(app: Sphinx, env: BuildEnvironment) -> None:

@@ -29,10 +29,10 @@ _TERM_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*term[ \t]*\]\]", re.MULTILINE)
 _TOML_LINE = re.compile(r"at line (\d+)")
 
 _STRING_FIELDS = ("id", "name", "summary", "body")
-_LIST_FIELDS = ("abbreviations", "aliases", "see_also", "tags")
+_LIST_FIELDS = ("abbreviations", "aliases", "see_also", "tags", "autolink")
 _REQUIRED = ("id", "name", "summary", "body")
 _KNOWN = frozenset(_STRING_FIELDS + _LIST_FIELDS)
-_NAME_FIELDS = ("name", "abbreviations", "aliases")
+_NAME_FIELDS = ("name", "abbreviations", "aliases", "autolink")
 #: control characters (Unicode category Cc) and lone surrogates, except the white space text may hold
 _BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 #: in names also tabs and line breaks, line and paragraph separators, and the bidirectional
@@ -186,6 +186,8 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
         value = table.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise GlossaryDataError(path, "must be a list of non-empty strings", line=line, entry=label, field=name)
+    if "autolink" in table and not isinstance(table.get("autolink"), list):
+        raise GlossaryDataError(path, "must be a list of non-empty strings", line=line, entry=label, field="autolink")
     _check_characters(table, path, line, label)
     entry_id = table["id"]
     if not _ID_PATTERN.match(entry_id):
@@ -199,18 +201,42 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
         )
     abbreviations = tuple(_name(s) for s in table.get("abbreviations", []))
     name = _name(table["name"])
+    aliases = tuple(_name(s) for s in table.get("aliases", []))
+    autolink = _autolink(table, (name, *abbreviations, *aliases), path, line, label)
     return Entry(
         id=entry_id,
         name=name,
         summary=table["summary"].strip(),
         body=table["body"].strip("\n"),
         abbreviations=abbreviations,
-        aliases=tuple(_name(s) for s in table.get("aliases", [])),
+        aliases=aliases,
         see_also=tuple(table.get("see_also", [])),
         tags=tuple(table.get("tags", [])),
         legacy_anchor=slugify(f"{name} ({abbreviations[0]})" if abbreviations else name),
         line=line,
+        autolink=autolink,
     )
+
+
+def _autolink(
+    table: Mapping[str, Any], names: tuple[str, ...], path: Path, line: int, label: str
+) -> tuple[str, ...] | None:
+    """The names the entry lets auto-linking use (None: not said, the default rule applies)."""
+    if "autolink" not in table:
+        return None
+    known = {fold(name) for name in names}
+    chosen = tuple(_name(s) for s in table["autolink"])
+    for name in chosen:
+        if fold(name) not in known:
+            raise GlossaryDataError(
+                path,
+                f"{name!r} is not a name of this entry",
+                line=line,
+                entry=label,
+                field="autolink",
+                hint="list names from name, abbreviations or aliases; [] keeps the entry from being auto-linked",
+            )
+    return chosen
 
 
 def _name(text: str) -> str:
@@ -265,10 +291,13 @@ def _check_translation(entries: list[Entry], reference: Glossary, path: Path) ->
                 hint="translated files must use the reference ids",
             )
         inherited = tuple(n for n in (original.name, *original.abbreviations) if n not in entry.names)
+        # an inherited name auto-links as it does in the reference
+        linkable = tuple(n for n in inherited if n in original.linkable_names)
         merged.append(
             replace(
                 entry,
                 aliases=entry.aliases + inherited,
+                autolink=None if entry.autolink is None else entry.autolink + linkable,
                 tags=entry.tags or original.tags,
                 see_also=entry.see_also or original.see_also,
                 legacy_anchor=original.legacy_anchor,

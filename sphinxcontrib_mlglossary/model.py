@@ -22,6 +22,20 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
+def has_own_case(name: str) -> bool:
+    """Short forms and code names keep their spelling (``DP``, ``LoRA``, ``fp16``); title case does not count."""
+    return any(any(char.isupper() for char in word[1:]) for word in name.split()) or any(
+        char.isdigit() for char in name
+    )
+
+
+def safe_to_autolink(name: str, abbreviation: bool = False) -> bool:
+    """The default for data that doesn't say: names of several words, and abbreviations
+    written in their own case, are rarely anything but the term; a single word often is
+    (``patch``, ``labels``, ``attention``)."""
+    return abbreviation or has_own_case(name) or " " in name.strip()
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One glossary term, in one language."""
@@ -46,6 +60,9 @@ class Entry:
     legacy_anchor: str = ""
     #: line of the entry in its data file (0 when unknown)
     line: int = 0
+    #: the names a plain mention may be auto-linked by without the writer asking; None:
+    #: the default rule (see :func:`safe_to_autolink`)
+    autolink: tuple[str, ...] | None = None
 
     @property
     def anchor(self) -> str:
@@ -59,6 +76,14 @@ class Entry:
         for name in (self.name, *self.abbreviations, *self.aliases):
             seen.setdefault(name, None)
         return tuple(seen)
+
+    @property
+    def linkable_names(self) -> tuple[str, ...]:
+        """The names auto-linking may link without the writer asking (see :attr:`autolink`)."""
+        if self.autolink is None:
+            return tuple(name for name in self.names if safe_to_autolink(name, name in self.abbreviations))
+        chosen = {fold(name) for name in self.autolink}
+        return tuple(name for name in self.names if fold(name) in chosen)
 
     @property
     def heading(self) -> str:

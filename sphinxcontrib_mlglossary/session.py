@@ -71,8 +71,8 @@ class BuildSession:
     parallel: bool = False
     #: glossary files of the project, read once per file version
     files: GlossaryFiles | None = None
-    #: (language, exclusions) -> the auto-linking pattern
-    patterns: dict[tuple[Glossary, tuple[str, ...]], TermPattern] = field(default_factory=dict)
+    #: (glossary, exclusions, inclusions) -> the auto-linking pattern
+    patterns: dict[tuple[Glossary, tuple[str, ...], tuple[str, ...]], TermPattern] = field(default_factory=dict)
     #: (language, entry id, summary) -> summary rendered to inline nodes, and as text
     summaries: dict[tuple[str, str, str], tuple[tuple[nodes.Node, ...], str]] = field(default_factory=dict)
     #: MyST renderer for entry bodies and summaries, created on first use
@@ -105,13 +105,13 @@ class BuildSession:
 
         return bundled_glossary(self.settings.language)
 
-    def pattern(self, glossary: Glossary, excluded: tuple[str, ...]) -> TermPattern:
+    def pattern(self, glossary: Glossary, excluded: tuple[str, ...], included: tuple[str, ...] = ()) -> TermPattern:
         """The pattern finding ``glossary``'s names in text, compiled once per build."""
         from .term_pattern import build_pattern
 
-        key = (glossary, excluded)
+        key = (glossary, excluded, included)
         if key not in self.patterns:
-            self.patterns[key] = build_pattern(glossary, excluded)
+            self.patterns[key] = build_pattern(glossary, excluded, included)
         return self.patterns[key]
 
     def entry_renderer(self) -> EntryRenderer:

@@ -13,32 +13,27 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .inflection import english_plural, english_singular, loose_key, spanish_plural
-from .model import fold
+from .model import fold, has_own_case
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from .model import Glossary
+    from .model import Entry, Glossary
 
 _POSSESSIVE = re.compile(r"['’]s$")
 
 
-def _is_abbreviation(name: str) -> bool:
-    """Short forms keep their spelling (``DP`` must not match ``dp``); title case does not count."""
-    return any(any(char.isupper() for char in word[1:]) for word in name.split()) or any(
-        char.isdigit() for char in name
-    )
-
-
-def _same_spelling(written: str, exact: str) -> bool:
-    """Exact spelling, except that a sentence may capitalise the first letter."""
-    return written[1:] == exact[1:] and written[:1].lower() == exact[:1].lower()
+def _one_word(name: str) -> bool:
+    """A name of one word, without hyphens: it matches only as the data spells it, so a
+    capital at the start of a sentence or bullet makes it another word (``Patch`` is not
+    ``patch``)."""
+    return not any(char.isspace() or char == "-" for char in name)
 
 
 def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
     """The written forms auto-linking recognises for one name."""
     forms = [name]
-    if abbreviation or _is_abbreviation(name):
+    if abbreviation or has_own_case(name):
         if name[-1:].isupper():
             forms.append(name + "s")  # "LLMs"
         elif name[-1:] == "s" and name[-2:-1].isupper():
@@ -100,15 +95,17 @@ class Match:
 
 @dataclass(frozen=True)
 class TermPattern:
-    """Finds glossary terms in text; one per glossary and exclusion list."""
+    """Finds glossary terms in text; one per glossary, exclusion and inclusion list."""
 
     regex: re.Pattern[str]
-    #: folded form -> (entry id, exact spelling required or "")
+    #: folded form the regex finds -> (entry id, exact spelling required or "")
     forms: dict[str, tuple[str, str]]
     #: loose key of every form (see ``inflection.loose_key``) -> entry id, None when two entries share it
     loose: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     #: target as written -> entry id (or None), filled by ``entry_of``
     named: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    #: folded form of every name, linked or not -> entry id (what ``entry_of`` knows)
+    every: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def finditer(self, text: str) -> Iterator[Match]:
         for found in self.regex.finditer(text):
@@ -120,7 +117,7 @@ class TermPattern:
             if known is None:
                 continue
             entry_id, exact = known
-            if exact and not _same_spelling(" ".join(written.split()), exact):
+            if exact and " ".join(written.split()) != exact:
                 continue
             yield Match(found.start(), found.end(), entry_id)
 
@@ -131,35 +128,53 @@ class TermPattern:
         """
         if target not in self.named:
             written = " ".join(target.split())
-            candidates = (self.forms.get(fold(c)) for c in (written, _POSSESSIVE.sub("", written)))
-            found = next((known[0] for known in candidates if known is not None), None)
+            candidates = (self.every.get(fold(c)) for c in (written, _POSSESSIVE.sub("", written)))
+            found = next((known for known in candidates if known is not None), None)
             self.named[target] = found if found is not None else self.loose.get(loose_key(written))
         return self.named[target]
 
 
-def build_pattern(glossary: Glossary, excluded: Iterable[str] = ()) -> TermPattern:
-    """Compile the pattern for ``glossary``, leaving out entries named in ``excluded``."""
+def _chosen(entry: Entry, included: set[str]) -> set[str]:
+    """The entry's names auto-linking may use: its data's choice plus the project's opt-ins."""
+    if fold(entry.id) in included:
+        return set(entry.names)
+    return set(entry.linkable_names) | {name for name in entry.names if fold(name) in included}
+
+
+def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: Iterable[str] = ()) -> TermPattern:
+    """Compile the pattern for ``glossary``.
+
+    It finds the names each entry lets auto-linking use (``Entry.linkable_names``), plus
+    the entries (by id: every name) and names in ``included``, minus the entries named
+    (by id or any name) in ``excluded``. A form of a linked name that is itself a name
+    left unlinked (``hidden state`` from ``hidden states``) stays unlinked.
+    """
     skip = {fold(item) for item in excluded}
+    add = {fold(item) for item in included}
     forms: dict[str, tuple[str, str]] = {}
+    every: dict[str, str] = {}
     clashes: set[str] = set()
     for entry in glossary.entries:
-        if fold(entry.id) in skip or any(fold(name) in skip for name in entry.names):
-            continue
+        skipped = fold(entry.id) in skip or any(fold(name) in skip for name in entry.names)
+        chosen = set() if skipped else _chosen(entry, add)
+        unlinked = {fold(name) for name in entry.names if name not in chosen}
         for name in entry.names:
             abbreviation = name in entry.abbreviations
-            exact = abbreviation or _is_abbreviation(name)
+            exact = abbreviation or has_own_case(name) or _one_word(name)
             for form in forms_of(name, glossary.language, abbreviation=abbreviation):
                 key = fold(form)
-                if key in forms and forms[key][0] != entry.id:
+                if every.setdefault(key, entry.id) != entry.id:
                     clashes.add(key)  # two entries answer to this form: link neither
-                forms.setdefault(key, (entry.id, form if exact else ""))
+                if name in chosen and key not in unlinked:
+                    forms.setdefault(key, (entry.id, form if exact else ""))
     for key in clashes:
-        del forms[key]
+        forms.pop(key, None)
+        del every[key]
     loose: dict[str, str | None] = {}
-    for key, (entry_id, _exact) in forms.items():
+    for key, entry_id in every.items():
         loose[loose_key(key)] = entry_id if loose.get(loose_key(key), entry_id) == entry_id else None
-    source = _trie_regex(sorted({key for key in forms}))
+    source = _trie_regex(sorted(forms))
     if not source:
         source = r"(?!x)x"  # matches nothing
     regex = re.compile(rf"(?<![\w-])(?:{source})(?:['’]s)?(?![\w-])", re.IGNORECASE)
-    return TermPattern(regex, forms, loose)
+    return TermPattern(regex, forms, loose, every=every)

@@ -173,6 +173,7 @@ def test_parallel_build_matches_serial_with_autolinks(tmp_path):
     with (src / "conf.py").open("a") as conf:
         conf.write(
             'mlglossary_autolink = "section"\nmlglossary_autolink_backlinks = True\nmlglossary_backlinks_max = 20\n'
+            'mlglossary_autolink_include = ["pipeline"]\n'
         )
     for n in range(14):
         with (src / f"page{n:02d}.md").open("a") as page:
@@ -191,7 +192,7 @@ def test_spanish_plurals_and_names(make_app, tmp_path):
     )
     (tmp_path / "index.rst").write_text(
         "Inicio\n======\n\n.. toctree::\n\n   glosario\n\n"
-        "Las máscaras de atención y los modelos preentrenados; la tokenización no es un token.\n"
+        "Las máscaras de atención y los modelos preentrenados; la tokenización no es un tokenizador.\n"
         "El attention mask también, en inglés.\n"
     )
     (tmp_path / "glosario.rst").write_text("Glosario\n========\n\n.. mlglossary::\n")
@@ -205,7 +206,42 @@ def test_spanish_plurals_and_names(make_app, tmp_path):
     assert links == [
         ("máscaras de atención", "glosario.html#term-attention-mask"),
         ("modelos preentrenados", "glosario.html#term-pretrained-model"),
-        ("token", "glosario.html#term-token"),
+        ("tokenizador", "glosario.html#term-tokenizer"),
         ("attention mask", "glosario.html#term-attention-mask"),
     ]
     assert not app._warning.getvalue()
+
+
+def test_everyday_single_words_wait_for_the_writer_by_default(built):
+    app = built("autolink-md", "all", mlglossary_autolink_include=[])
+    assert autolinks(app, "scopes") == []  # "token" is everyday (an access token, a bus token)
+    assert autolinks(app, "index") == []  # so is "pipeline"
+    texts = [text for text, _ in autolinks(app, "rules")]
+    assert "transformer" not in texts and "channel" not in texts
+    assert "attention mask" in texts and "convolution" in texts  # several words; a word only ML uses
+
+
+def test_a_project_opts_words_in_by_name_or_entry_id(make_app, tmp_path):
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["sphinxcontrib_mlglossary"]\nmlglossary_autolink = "all"\n'
+        'mlglossary_autolink_include = ["labels", "image-patch", "tokn"]\n'
+        'mlglossary_autolink_exclude = ["attention mask", "nothing at all"]\n'
+    )
+    (tmp_path / "index.rst").write_text(
+        "Title\n=====\n\n.. toctree::\n\n   glossary\n\n"
+        "The labels of each patch, and the attention mask; Patch at a sentence start stays a word.\n"
+    )
+    (tmp_path / "glossary.rst").write_text("Glossary\n========\n\n.. mlglossary::\n")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert autolinks(app, "index") == [
+        ("labels", "glossary.html#term-labels"),
+        ("patch", "glossary.html#term-image-patch"),
+    ]
+    warnings = app._warning.getvalue()
+    assert (
+        "mlglossary_autolink_include: 'tokn' names no entry of the glossary; it is ignored; did you mean 'token'?"
+        in warnings
+    )
+    assert "mlglossary_autolink_exclude: 'nothing at all' names no entry of the glossary" in warnings
+    assert warnings.count("[mlglossary.config]") == 2

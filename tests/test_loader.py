@@ -213,3 +213,60 @@ def test_translation_with_an_extra_entry():
 )
 def test_resolve_language(tag, expected):
     assert resolve_language(tag) == expected
+
+
+def test_autolink_names_which_names_link_without_asking():
+    text = GOOD.replace(
+        'aliases = ["second letter"]', 'aliases = ["second letter", "letter two"]\nautolink = ["letter two"]'
+    )
+    glossary = parse(text)
+    assert glossary.get("beta").linkable_names == ("letter two",)
+    # not said: the default rule, names of several words and abbreviations in their own case
+    assert glossary.get("alpha").autolink is None
+    assert glossary.get("alpha").linkable_names == ("A1",)
+    assert parse(GOOD).get("beta").linkable_names == ("second letter",)
+
+
+def test_an_empty_autolink_list_keeps_the_entry_from_auto_linking():
+    glossary = parse(GOOD.replace('aliases = ["second letter"]', 'aliases = ["second letter"]\nautolink = []'))
+    assert glossary.get("beta").linkable_names == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [('["gamma"]', "'gamma' is not a name of this entry"), ('"beta"', "must be a list"), ("[1]", "must be a list")],
+)
+def test_autolink_must_list_names_of_the_entry(value, message):
+    error = error_of(GOOD.replace('aliases = ["second letter"]', f"autolink = {value}"))
+    assert (error.entry, error.field, error.line) == ("beta", "autolink", 13)
+    assert message in str(error)
+
+
+def test_a_translation_links_inherited_names_as_the_reference_does():
+    reference = parse(GOOD.replace('aliases = ["second letter"]', 'aliases = ["second letter"]\nautolink = []'))
+    spanish = parse(TRANSLATED.replace('name = "alfa"', 'name = "alfa"\nautolink = ["alfa"]'), reference=reference)
+    alfa = spanish.get("alpha")
+    assert alfa.aliases == ("alpha", "A1")
+    assert alfa.linkable_names == ("alfa", "A1")  # "alpha" is one everyday-style word in English: not linked
+
+
+def test_every_bundled_entry_says_which_names_auto_link():
+    from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, bundled_glossary
+    from sphinxcontrib_mlglossary.model import safe_to_autolink
+
+    for language in BUNDLED_LANGUAGES:
+        glossary = bundled_glossary(language)
+        assert len(glossary) == 156
+        for entry in glossary:
+            assert entry.autolink is not None, (language, entry.id)
+        # most names of several words link; a minority of single words do (chosen one by one)
+        names = [(name, entry) for entry in glossary for name in entry.names]
+        several = [name for name, entry in names if safe_to_autolink(name, name in entry.abbreviations)]
+        single = [name for name, entry in names if not safe_to_autolink(name, name in entry.abbreviations)]
+        assert sum(name in entry.linkable_names for name, entry in names if name in several) > 0.8 * len(several)
+        assert sum(name in entry.linkable_names for name, entry in names if name in single) < 0.5 * len(single)
+    english = bundled_glossary("en")
+    for word in ("patch", "labels", "attention", "batch", "prompt", "temperature", "checkpoint", "inference"):
+        assert word not in english.find(word).linkable_names, word
+    for name in ("attention mask", "MLM", "softmax", "input IDs"):
+        assert name in english.find(name).linkable_names, name

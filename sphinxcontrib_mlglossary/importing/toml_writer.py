@@ -22,6 +22,7 @@ def _entry(entry: Entry) -> str:
         f"name = {_string(entry.name)}",
         f"abbreviations = {_list(entry.abbreviations)}",
         f"aliases = {_list(entry.aliases)}",
+        *([f"autolink = {_list(entry.autolink)}"] if entry.autolink is not None else []),
         f"summary = {_string(entry.summary)}",
         f"tags = {_list(entry.tags)}",
         f"see_also = {_list(entry.see_also)}",
