@@ -29,11 +29,17 @@ METADATA_FIELDS = ("mlglossary-autolink", "mlglossary_autolink")
 
 _OFF = frozenset({"off", "false", "no", "0", "none"})
 
-#: elements whose text is never linked: code, math, headings, links, existing
-#: references, glossaries and other non-prose
+#: elements whose text is never linked: code, math, headings, captions, links, existing
+#: references, field lists, glossaries and other non-prose
 _NEVER_INSIDE: tuple[type, ...] = (
     nodes.FixedTextElement,  # literal blocks, doctest blocks, comments, raw, math blocks
-    nodes.literal,
+    nodes.literal,  # inline code, :kbd:, :file:, :samp:
+    addnodes.literal_strong,
+    addnodes.literal_emphasis,
+    nodes.caption,  # figure, table, code-block and toctree captions
+    nodes.thead,  # a table's head row labels its columns, like a heading
+    nodes.field_list,  # parameter lists, page metadata, option tables
+    nodes.label,
     nodes.math,
     nodes.raw,
     nodes.reference,
@@ -58,6 +64,10 @@ _NEVER_INSIDE: tuple[type, ...] = (
     glossary_block,
 )
 
+#: classes of inline elements that name things on screen or in code: ``:guilabel:``,
+#: ``:menuselection:``, ``:command:``, ``:program:``, ``:kbd:`` (in every parser)
+_NEVER_CLASSES = frozenset({"guilabel", "menuselection", "command", "program", "kbd", "file", "samp", "regexp"})
+
 
 class AutoLinker(SphinxTransform):
     """Turn plain mentions of glossary terms into term references."""
@@ -69,8 +79,8 @@ class AutoLinker(SphinxTransform):
         session = session_of(self.env)
         current = session.settings
         mode = _page_mode(self.document, current.autolink)
-        if mode == "off" or any(True for _ in self.document.findall(glossary_block)):
-            return  # never on a glossary page
+        if mode == "off" or any(True for _ in self.document.findall(_is_glossary)):
+            return  # never on a glossary page: ours, or one of the project's own
         glossary = session.glossary()
         pattern = session.pattern(glossary, current.autolink_exclude, current.autolink_include)
         names = {entry.id: entry.name for entry in glossary.entries}
@@ -125,6 +135,10 @@ class AutoLinker(SphinxTransform):
         return xref
 
 
+def _is_glossary(node: nodes.Node) -> bool:
+    return isinstance(node, addnodes.glossary | glossary_block)
+
+
 def _page_mode(document: nodes.document, configured: str) -> str:
     """The configured mode, unless the page's metadata says otherwise."""
     for docinfo in (child for child in document.children if isinstance(child, nodes.docinfo)):
@@ -175,6 +189,8 @@ def _prose_texts(document: nodes.document, mode: str) -> Iterator[tuple[nodes.Te
                 yield node, scope
             continue
         if isinstance(node, _NEVER_INSIDE):
+            continue
+        if isinstance(node, nodes.Element) and not _NEVER_CLASSES.isdisjoint(node.get("classes", ())):
             continue
         if mode == "section" and isinstance(node, nodes.section):
             scope = id(node)

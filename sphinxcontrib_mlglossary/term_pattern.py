@@ -176,5 +176,7 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
     source = _trie_regex(sorted(forms))
     if not source:
         source = r"(?!x)x"  # matches nothing
-    regex = re.compile(rf"(?<![\w-])(?:{source})(?:['’]s)?(?![\w-])", re.IGNORECASE)
+    # whole words only: not inside a longer word, a hyphenated compound ("multi-token"), a
+    # file name, a dotted name or an address ("tokenizer.json", "model.safetensors")
+    regex = re.compile(rf"(?<![\w-])(?<!\w[./@#])(?:{source})(?:['’]s)?(?![\w-])(?![./@]\w)", re.IGNORECASE)
     return TermPattern(regex, forms, loose, every=every)

@@ -88,6 +88,27 @@ def test_never_inside_code_math_headings_links_roles_or_glossaries(built, name):
 
 
 @pytest.mark.parametrize("name", TWINS)
+def test_never_in_captions_gui_labels_field_lists_table_heads_compounds_or_file_names(built, name):
+    app = built(name, "all")
+    assert autolinks(app, "contexts") == [("attention mask", "glossary.html#term-attention-mask")]
+    soup = read_html(app.outdir / "contexts.html")
+    assert "Only this sentence" in soup.select_one(".mlglossary-autolink").find_parent("p").get_text()
+    # each context is really on the page, and rendered as the parser makes it
+    for selector in (".caption-text", ".guilabel", ".menuselection", "kbd", "dl.field-list", "thead"):
+        element = soup.select_one(selector)
+        assert element is not None, selector
+    assert not app._warning.getvalue()
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_nothing_on_a_page_holding_the_projects_own_glossary(built, name):
+    app = built(name, "all")
+    soup = read_html(app.outdir / "terms.html")
+    assert "attention mask mentioned here" in soup.get_text()
+    assert autolinks(app, "terms") == []
+
+
+@pytest.mark.parametrize("name", TWINS)
 def test_whole_words_and_exact_spelling_of_abbreviations(built, name):
     app = built(name, "all")
     assert autolinks(app, "words") == [
