@@ -24,10 +24,13 @@ _POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _one_word(name: str) -> bool:
-    """A name of one word, without hyphens: it matches only as the data spells it, so a
-    capital at the start of a sentence or bullet makes it another word (``Patch`` is not
-    ``patch``)."""
+    """A name of one word, without hyphens or spaces."""
     return not any(char.isspace() or char == "-" for char in name)
+
+
+def _same_spelling(written: str, exact: str) -> bool:
+    """Exact spelling, except that a sentence may capitalise the first letter."""
+    return written[1:] == exact[1:] and written[:1].lower() == exact[:1].lower()
 
 
 def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
@@ -98,8 +101,9 @@ class TermPattern:
     """Finds glossary terms in text; one per glossary, exclusion and inclusion list."""
 
     regex: re.Pattern[str]
-    #: folded form the regex finds -> (entry id, exact spelling required or "")
-    forms: dict[str, tuple[str, str]]
+    #: folded form the regex finds -> (entry id, spelling required or "" for any case,
+    #: whether a capital first letter is that spelling too)
+    forms: dict[str, tuple[str, str, bool]]
     #: loose key of every form (see ``inflection.loose_key``) -> entry id, None when two entries share it
     loose: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     #: target as written -> entry id (or None), filled by ``entry_of``
@@ -116,9 +120,11 @@ class TermPattern:
                 written = found.group()
             if known is None:
                 continue
-            entry_id, exact = known
-            if exact and " ".join(written.split()) != exact:
-                continue
+            entry_id, exact, capital = known
+            if exact:
+                spaced = " ".join(written.split())
+                if spaced != exact and not (capital and _same_spelling(spaced, exact)):
+                    continue
             yield Match(found.start(), found.end(), entry_id)
 
     def entry_of(self, target: str) -> str | None:
@@ -148,25 +154,37 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
     the entries (by id: every name) and names in ``included``, minus the entries named
     (by id or any name) in ``excluded``. A form of a linked name that is itself a name
     left unlinked (``hidden state`` from ``hidden states``) stays unlinked.
+
+    Case: names of several words match in any case, or, when one of their words has its
+    own case (``input IDs``), as written but for a capital first letter; abbreviations and
+    one-word names in their own case (``DP``, ``LoRA``) only as written. A one-word name
+    the data links has no
+    everyday meaning, so a capital at the start of a sentence is still the term
+    (``Softmax``); a one-word name a project opts in is an everyday word, linked only as
+    written: ``Patch`` at the start of a bullet is not ``patch``.
     """
     skip = {fold(item) for item in excluded}
     add = {fold(item) for item in included}
-    forms: dict[str, tuple[str, str]] = {}
+    forms: dict[str, tuple[str, str, bool]] = {}
     every: dict[str, str] = {}
     clashes: set[str] = set()
     for entry in glossary.entries:
         skipped = fold(entry.id) in skip or any(fold(name) in skip for name in entry.names)
         chosen = set() if skipped else _chosen(entry, add)
         unlinked = {fold(name) for name in entry.names if name not in chosen}
+        linkable = set(entry.linkable_names)
         for name in entry.names:
             abbreviation = name in entry.abbreviations
-            exact = abbreviation or has_own_case(name) or _one_word(name)
+            own_case = abbreviation or has_own_case(name)
+            exact = own_case or _one_word(name)
+            # a capital first letter: a sentence may start with "Input IDs" or "Softmax"
+            capital = (not abbreviation and " " in name) or (not own_case and name in linkable)
             for form in forms_of(name, glossary.language, abbreviation=abbreviation):
                 key = fold(form)
                 if every.setdefault(key, entry.id) != entry.id:
                     clashes.add(key)  # two entries answer to this form: link neither
                 if name in chosen and key not in unlinked:
-                    forms.setdefault(key, (entry.id, form if exact else ""))
+                    forms.setdefault(key, (entry.id, form if exact else "", capital))
     for key in clashes:
         forms.pop(key, None)
         del every[key]
