@@ -18,8 +18,10 @@ from sphinx.util.docutils import new_document
 
 from .backlinks import Cited, cached_index
 from .domain import MlGlossaryDomain, glossary_domain
+from .model import fold
 from .rendering import one_line, our_summary, page_title, plain_inline, resolve_summary_links
 from .sources import entry_for
+from .term_pattern import linked_names
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -120,6 +122,9 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     document = new_document("<mlglossary>")
     document.settings.env = app.env
     terms: list[dict[str, Any]] = []
+    current = domain.session.settings
+    excluded = {fold(name) for name in current.autolink_exclude}
+    included = {fold(name) for name in current.autolink_include}
     for docname in sorted(domain.definitions):
         for entry_id, anchor in domain.definitions[docname].items():
             entry = entry_for(domain, docname, entry_id)
@@ -133,6 +138,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "name": entry.name,
                     "abbreviations": list(entry.abbreviations),
                     "aliases": list(entry.aliases),
+                    "autolink": list(linked_names(entry, excluded, included)) if current.autolink != "off" else [],
                     "summary": {"text": one_line(plain), "html": _html(app, inline)},
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),

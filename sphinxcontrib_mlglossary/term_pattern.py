@@ -140,11 +140,15 @@ class TermPattern:
         return self.named[target]
 
 
-def _chosen(entry: Entry, included: set[str]) -> set[str]:
-    """The entry's names auto-linking may use: its data's choice plus the project's opt-ins."""
+def linked_names(entry: Entry, excluded: set[str], included: set[str]) -> tuple[str, ...]:
+    """The entry's names auto-linking uses: its data's choice plus the project's opt-ins
+    (``included``: folded names, or ids for every name), none when ``excluded`` names it."""
+    if fold(entry.id) in excluded or any(fold(name) in excluded for name in entry.names):
+        return ()
     if fold(entry.id) in included:
-        return set(entry.names)
-    return set(entry.linkable_names) | {name for name in entry.names if fold(name) in included}
+        return entry.names
+    chosen = set(entry.linkable_names)
+    return tuple(name for name in entry.names if name in chosen or fold(name) in included)
 
 
 def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: Iterable[str] = ()) -> TermPattern:
@@ -169,8 +173,7 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
     every: dict[str, str] = {}
     clashes: set[str] = set()
     for entry in glossary.entries:
-        skipped = fold(entry.id) in skip or any(fold(name) in skip for name in entry.names)
-        chosen = set() if skipped else _chosen(entry, add)
+        chosen = set(linked_names(entry, skip, add))
         unlinked = {fold(name) for name in entry.names if name not in chosen}
         linkable = set(entry.linkable_names)
         for name in entry.names:

@@ -95,6 +95,27 @@ def test_spanish_build_writes_spanish_names(root_app):
     assert "attention mask" in terms["attention-mask"]["aliases"]
 
 
+def test_terms_say_which_names_auto_link_in_this_build(root_app):
+    overrides = {
+        "mlglossary_autolink": "first",
+        "mlglossary_autolink_include": ["batch-size", "patch"],
+        "mlglossary_autolink_exclude": ["MLM"],
+    }
+    app = root_app("html", "basic-md", confoverrides=overrides)
+    app.build()
+    data = load(app)
+    jsonschema.validate(data, SCHEMA)
+    terms = {term["id"]: term for term in data["terms"]}
+    assert terms["attention-mask"]["autolink"] == ["attention mask"]
+    assert terms["image-patch"]["autolink"] == ["image patch", "patch"]  # "patch" opted in by name
+    assert terms["labels"]["autolink"] == []  # an everyday word
+    assert terms["batch-size"]["autolink"] == ["batch size", "batch", "mini-batch"]  # opted in by id
+    assert terms["masked-language-modeling"]["autolink"] == []  # excluded
+    off = root_app("html", "basic-md")
+    off.build()
+    assert all(term.get("autolink", []) == [] for term in load(off)["terms"])
+
+
 def test_unused_report_is_one_info_line(root_app):
     app = root_app("html", "basic-md", confoverrides={"mlglossary_report_unused": True})
     app.build()
