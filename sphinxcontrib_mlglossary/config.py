@@ -115,6 +115,8 @@ def _validate(app: Sphinx, config: Config) -> None:
 
 def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: str) -> list[str]:
     """Keep the strings that name an entry (by id or any name); say what the others are."""
+    if not values:
+        return []
     import difflib
 
     from .loader import bundled_glossary

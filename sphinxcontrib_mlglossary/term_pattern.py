@@ -1,9 +1,11 @@
 """One compiled pattern that finds every glossary term in running text.
 
 Auto-linking scans every text node of every page, so the cost must not grow with the
-number of terms: all names, abbreviations, aliases and plural forms of a glossary go
-into a single regular expression, arranged as a prefix tree so the regex engine never
-retries dozens of alternatives at each position.
+number of terms: the names, abbreviations, aliases and plural forms auto-linking may
+use (each entry's data says which; see ``Entry.linkable_names``) go into a single
+regular expression, arranged as a prefix tree so the regex engine never retries dozens
+of alternatives at each position. Every name, linked or not, is still known to
+``entry_of``, which tells which entry an explicit ``{term}`` cites.
 """
 
 from __future__ import annotations
@@ -162,10 +164,9 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
     Case: names of several words match in any case, or, when one of their words has its
     own case (``input IDs``), as written but for a capital first letter; abbreviations and
     one-word names in their own case (``DP``, ``LoRA``) only as written. A one-word name
-    the data links has no
-    everyday meaning, so a capital at the start of a sentence is still the term
-    (``Softmax``); a one-word name a project opts in is an everyday word, linked only as
-    written: ``Patch`` at the start of a bullet is not ``patch``.
+    the data links has no everyday meaning, so a capital at the start of a sentence is
+    still the term (``Softmax``); a one-word name a project opts in is an everyday word,
+    linked only as written: ``Patch`` at the start of a bullet is not ``patch``.
     """
     skip = {fold(item) for item in excluded}
     add = {fold(item) for item in included}
