@@ -156,7 +156,7 @@ class MlGlossaryDirective(SphinxDirective):
         # warnings about the body point at the entry in its data file, not at this page
         location = f"{glossary.source}:{entry.line}" if glossary.source else None
         renderer = glossary_domain(self.env).session.entry_renderer()
-        body = render_blocks(renderer, entry.body, document, location=location)
+        body = render_blocks(renderer, entry.body, document, location=location, entry=entry.id)
         for block in body:
             if isinstance(block, nodes.Element):
                 for xref in block.findall(addnodes.pending_xref):

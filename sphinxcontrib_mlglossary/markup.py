@@ -17,6 +17,7 @@ from typing import Any
 
 from docutils import nodes
 
+from .confinement import confine_references
 from .diagnostics import MlGlossaryWarning, warn
 
 #: directives an entry may use: content only, nothing that reads files, runs code or emits raw output
@@ -42,11 +43,6 @@ _IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f]+")
 def is_unsafe_url(url: str) -> bool:
     """True for ``javascript:``, ``vbscript:`` and ``data:`` URLs, however they are spelled."""
     return bool(_UNSAFE_SCHEME.match(_IGNORED_IN_URL.sub("", url)))
-
-
-def _escapes_source(uri: str) -> bool:
-    """A local image path that climbs out of the project (it would be copied into the output)."""
-    return "://" not in uri and ".." in re.split(r"[\\/]", uri)
 
 
 class EntryRenderer:
@@ -90,9 +86,12 @@ class EntryRenderer:
         self._document: nodes.document | None = None
         #: where the entry being rendered comes from, for warnings raised while rendering it
         self.location: Any = None
+        #: the id of the entry being rendered ("" when unknown), named in those warnings
+        self.entry = ""
 
     def report(self, message: str) -> None:
-        warn(MlGlossaryWarning.MARKUP, f"glossary data: {message}", location=self.location)
+        entry = f"entry {self.entry!r}: " if self.entry else ""
+        warn(MlGlossaryWarning.MARKUP, f"glossary data: {entry}{message}", location=self.location)
 
     def render(self, text: str, document: nodes.document, holder: nodes.Element) -> None:
         renderer: Any = self._md.renderer  # the FragmentRenderer made above
@@ -109,7 +108,7 @@ def _snippet(text: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
-def _make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
+def make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
     """Drop raw output and script-capable URLs from rendered entry text (their text stays)."""
     for raw in list(holder.findall(nodes.raw)):
         report(f"raw {raw.get('format', '')} markup {_snippet(raw.astext())} was dropped".replace("  ", " "))
@@ -123,7 +122,7 @@ def _make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
             del target["refuri"]  # a reference to it would become the same link
     for image in list(holder.findall(nodes.image)):
         uri = image.get("uri", "")
-        if is_unsafe_url(uri) or _escapes_source(uri):
+        if is_unsafe_url(uri):
             report(f"image {_snippet(uri)} is not allowed; it was left out")
             image.parent.remove(image)
 
@@ -135,33 +134,37 @@ def _page_of(document: nodes.document) -> Any:
 
 
 def render_blocks(
-    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None, entry: str = ""
 ) -> list[nodes.Node]:
     """Block-level nodes (paragraphs, lists, code) for a MyST text, created in ``document``.
 
     ``location`` (a node, ``"path:line"`` or ``(docname, line)``) is where warnings
-    about unsafe markup point; by default, the page being built.
+    about unsafe markup point; by default, the page being built. ``entry`` (an id) is
+    named in them.
     """
     holder = nodes.Element()
     settings = document.settings
     saved = (getattr(settings, "raw_enabled", True), getattr(settings, "file_insertion_enabled", True))
     # the settings object is the host page's: switch file and raw access off for our text only
     settings.raw_enabled, settings.file_insertion_enabled = False, False
-    outer, renderer.location = renderer.location, location if location is not None else _page_of(document)
+    outer = renderer.location, renderer.entry
+    renderer.location = location if location is not None else _page_of(document)
+    renderer.entry = entry
     try:
         renderer.render(text, document, holder)
-        _make_safe(holder, renderer.report)
+        make_safe(holder, renderer.report)
+        confine_references(holder, getattr(settings, "env", None), renderer.report)
     finally:
-        renderer.location = outer
+        renderer.location, renderer.entry = outer
         settings.raw_enabled, settings.file_insertion_enabled = saved
     return list(holder.children)
 
 
 def render_inline(
-    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None, entry: str = ""
 ) -> list[nodes.Node]:
     """Inline nodes for a one-paragraph MyST text (a summary)."""
-    blocks = render_blocks(renderer, text, document, location=location)
+    blocks = render_blocks(renderer, text, document, location=location, entry=entry)
     if len(blocks) == 1 and isinstance(blocks[0], nodes.paragraph):
         return list(blocks[0].children)
     inline: list[nodes.Node] = []

@@ -17,9 +17,9 @@ from sphinx.util.docutils import sphinx_domains
 from sphinx.util.nodes import make_refnode
 
 from .i18n import _
-from .loader import bundled_glossary
 from .markup import render_inline
 from .nodes import backlink_page, tooltip_card
+from .sources import data_location
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -49,18 +49,15 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
         with sphinx_domains(domain.env):
             inline = tuple(
                 render_inline(
-                    session.entry_renderer(), entry.summary, scratch, location=_data_location(language, entry.id)
+                    session.entry_renderer(),
+                    entry.summary,
+                    scratch,
+                    location=data_location(session, entry),
+                    entry=entry.id,
                 )
             )
         session.summaries[key] = (inline, "".join(node.astext() for node in inline))
     return session.summaries[key]
-
-
-def _data_location(language: str, entry_id: str) -> str | None:
-    """``path:line`` of an entry in its data file: where warnings about its summary point."""
-    glossary = bundled_glossary(language)
-    entry = glossary.get(entry_id)
-    return f"{glossary.source}:{entry.line if entry else 0}" if glossary.source else None
 
 
 def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:

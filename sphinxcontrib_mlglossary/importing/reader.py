@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..confinement import DEFAULT_MAX_BYTES, read_data_file
 from ..loader import GlossaryDataError, parse_glossary
 from ..model import Glossary
 from .encoding import decode_source
@@ -20,17 +21,16 @@ def read_source(
     language: str | None = None,
     link_base: str = "",
     reference: Glossary | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> ImportResult:
     """Read a glossary file, picking the format by suffix (or by content when the suffix says nothing).
 
     Problems that leave a usable glossary come back as notices; the rest raise
-    :class:`~sphinxcontrib_mlglossary.loader.GlossaryDataError`.
+    :class:`~sphinxcontrib_mlglossary.loader.GlossaryDataError`. Only regular files up to
+    ``max_bytes`` are read (:func:`~sphinxcontrib_mlglossary.confinement.read_data_file`).
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise GlossaryDataError(path, f"cannot read the file: {exc.strerror}", hint="check the path") from None
+    raw = read_data_file(path, max_bytes=max_bytes)
     decoded = decode_source(raw, path)
     if _is_toml(path, decoded.text):
         glossary = parse_glossary(decoded.text, path, reference=reference)
