@@ -50,6 +50,9 @@ def collect_user_terms(document: nodes.document) -> dict[str, UserTerm]:
 def _summary(paragraph: nodes.paragraph, item: nodes.definition_list_item) -> nodes.paragraph:
     """A copy of the paragraph fit for cards and ``glossary.json``; what was left out is reported once."""
     copy = paragraph.deepcopy()
+    for element in copy.findall(nodes.Element):
+        # the copy is shown on other pages (and many times on one): the page's ids stay the page's
+        element["ids"], element["names"] = [], []
     dropped: list[str] = []
     make_safe(copy, dropped.append)
     if dropped:

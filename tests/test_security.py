@@ -354,3 +354,97 @@ def test_no_script_runs_in_a_browser(hostile_site):
             browser.close()
     assert opened >= 5  # every card of the citing page was really shown
     assert dialogs == []
+
+
+# -- the project's own glossary definitions, shown away from their page -----------------------
+
+OWN_GLOSSARY = """\
+# Own glossary
+
+```{glossary}
+widget
+   A widget <script>window.__pwned=20;alert(20)</script> with <b onclick="window.__pwned=21">bold</b>
+   and [a link](javascript:window.__pwned=22) that markdown-it keeps as text.
+
+gadget
+   A plain gadget.
+```
+"""
+
+
+OWN_GLOSSARY_RST = """\
+Own glossary
+============
+
+.. role:: raw-html(raw)
+   :format: html
+
+.. glossary::
+
+   widget
+      A widget :raw-html:`<script>window.__pwned=20;alert(20)</script>` with :raw-html:`<b onclick="x">bold</b>`
+      and `a link <javascript:window.__pwned=22>`_ that runs.
+
+   gadget
+      A plain gadget.
+"""
+
+
+@pytest.mark.parametrize(
+    ("builder", "page"),
+    [("html", "own.md"), ("dirhtml", "own.md"), ("singlehtml", "own.md"), ("html", "own.rst")],
+)
+def test_raw_html_of_a_project_definition_stays_on_its_own_page(builder, page, project, make_app):
+    own_text = OWN_GLOSSARY if page.endswith(".md") else OWN_GLOSSARY_RST
+    srcdir = project({page: own_text, "citing.md": "# Citing\n\nA {term}`widget` and a {term}`gadget`.\n"})
+    app = make_app(builder, srcdir=srcdir, freshenv=True)
+    app.build()
+    outdir = Path(app.outdir)
+    cards = [
+        card
+        for page in outdir.rglob("*.html")
+        for card in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select(".mlglossary-card")
+    ]
+    widget_cards = [card for card in cards if card.select_one("strong").get_text() == "widget"]
+    if builder != "singlehtml":  # (cards on singlehtml are another change's)
+        assert widget_cards
+    for card in widget_cards:
+        assert_inert(card, "card")
+        summary = card.select_one(".mlglossary-card-summary")
+        assert summary.find(["script", "b"]) is None
+        assert "A widget" in summary.get_text() and "a link" in summary.get_text()
+        assert summary.find("a") is None and summary.find(id=True) is None
+    data = json.loads((outdir / "glossary.json").read_text(encoding="utf-8"))
+    widget = next(term for term in data["terms"] if term["name"] == "widget")
+    html = BeautifulSoup(widget["summary"]["html"], "html.parser")
+    assert_inert(html, "glossary.json")
+    assert html.find(["script", "b"]) is None and "<script>" not in widget["summary"]["text"]
+    # the project's own page keeps what MyST made of its text
+    own = next(outdir.rglob("own.html" if builder == "html" else "*.html"))
+    if builder == "html":
+        assert "window.__pwned=20" in own.read_text(encoding="utf-8")
+    warnings = [line for line in app.warning.getvalue().splitlines() if "[mlglossary.markup]" in line]
+    assert len(warnings) == 1, warnings  # one per definition, none for the plain one
+    assert page in warnings[0] and "glossary term 'widget'" in warnings[0]
+    assert "own." in warnings[0] and "'<b onclick=" in warnings[0]
+    if page.endswith(".rst"):
+        assert "link to 'javascript:window.__pwned=22' is not allowed" in warnings[0]
+
+
+def test_summary_warnings_name_the_file_the_entry_comes_from(project, make_app):
+    theirs = glossary_toml([entry("theirs-only", "theirs only", summary="Summary with <b>raw</b> markup.")])
+    srcdir = project(
+        {
+            "theirs.md": "# Theirs\n\n```{mlglossary}\n:source: data/theirs.toml\n```\n",
+            "citing.md": "# Citing\n\nThe {term}`theirs only` term.\n",
+        }
+    )
+    (srcdir / "data").mkdir()
+    (srcdir / "data" / "theirs.toml").write_text(theirs, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if "'<b>'" in line]
+    assert warnings
+    assert all(f"{srcdir / 'data' / 'theirs.toml'}:4" in line for line in warnings), warnings
+    assert not any("en.toml" in line for line in warnings)
+    assert all("entry 'theirs-only'" in line for line in warnings)
