@@ -73,11 +73,29 @@ class EntryRenderer:
                 if name not in SAFE_DIRECTIVES:
                     owner.report(f"directive {name!r} is not allowed in glossary entries; it was left out")
                     return []
+                # a name or label would register the entry's text under the project's labels
+                # (and a math label in the equation registry) before any cleaning could run
+                if len(args) >= 2 and isinstance(args[1], str):
+                    content, dropped = without_naming_options(args[1])
+                    args = (args[0], content, *args[2:])
+                    for option in dropped:
+                        owner.report(f"option :{option}: of directive {name!r} was left out (labels are the project's)")
+                extra = kwargs.get("additional_options")
+                if isinstance(extra, dict):
+                    kwargs["additional_options"] = {k: v for k, v in extra.items() if k not in _NAMING_OPTIONS}
                 return super().run_directive(name, *args, **kwargs)  # type: ignore[no-any-return]
 
             def render_restructuredtext(self, token: Any) -> None:
                 # reST inside an entry would run reST directives past the list above
                 owner.report("an {eval-rst} block is not allowed in glossary entries; it was left out")
+
+            def render_myst_target(self, token: Any) -> None:
+                # "(label)=" would become a label of the project's (even "genindex" or "search")
+                owner.report(f"label ({token.content})= was left out (labels are the project's)")
+
+            def render_front_matter(self, token: Any) -> None:
+                # front matter sets the metadata of the page holding the glossary
+                owner.report("front matter was left out (it would set the glossary page's metadata)")
 
         # Our own fixed configuration: entries must render the same whatever the user's
         # myst_* settings are.
@@ -99,8 +117,53 @@ class EntryRenderer:
             renderer.setup_render({"myst_config": self._config, "document": document}, {})
             self._document = document
         renderer.md_env = {}  # link definitions of one entry are not another's
+        text = self._without_front_matter(text)
         with renderer.current_node_context(holder):
             renderer.nested_render_text(text, 0)
+
+    def _without_front_matter(self, text: str) -> str:
+        """The text without a front matter block at its start (reported; whatever MyST would do with it)."""
+        if not _FRONT_MATTER_START.match(text):
+            return text
+        tokens = self._md.parse(text, {})
+        if not tokens or tokens[0].type != "front_matter" or not tokens[0].map:
+            return text
+        self.report("front matter at the start of the text was left out (it would set the glossary page's metadata)")
+        end = tokens[0].map[1]
+        # keep the line count, so line numbers in later warnings stay right
+        return "\n" * end + "".join(text.splitlines(keepends=True)[end:])
+
+
+#: directive options that give the output a name other content can refer to
+_NAMING_OPTIONS = frozenset({"name", "label"})
+_OPTION_LINE = re.compile(r"^\s*:([\w-]+):")
+_YAML_KEY = re.compile(r"^\s*([\w-]+)\s*:")
+_FRONT_MATTER_START = re.compile(r"\A-{3,}[ \t]*\r?\n")
+
+
+def without_naming_options(content: str) -> tuple[str, list[str]]:
+    """A directive's text without its ``:name:`` and ``:label:`` options (``:key:`` lines or a YAML block)."""
+    lines = content.splitlines(keepends=True)
+    dropped: list[str] = []
+    kept: list[str] = []
+    if lines and lines[0].strip() == "---":
+        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if closing is not None:
+            for line in lines[1:closing]:
+                found = _YAML_KEY.match(line)
+                if found and found.group(1) in _NAMING_OPTIONS and not line[:1].isspace():
+                    dropped.append(found.group(1))
+                else:
+                    kept.append(line)
+            return "".join([lines[0], *kept, *lines[closing:]]), dropped
+    index = 0
+    while index < len(lines) and (found := _OPTION_LINE.match(lines[index])):
+        if found.group(1) in _NAMING_OPTIONS:
+            dropped.append(found.group(1))
+        else:
+            kept.append(lines[index])
+        index += 1
+    return "".join([*kept, *lines[index:]]), dropped
 
 
 def _snippet(text: str) -> str:
@@ -125,6 +188,32 @@ def make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
         if is_unsafe_url(uri):
             report(f"image {_snippet(uri)} is not allowed; it was left out")
             image.parent.remove(image)
+
+
+#: nodes whose names only pair them with their references in the same text
+_PAIRED = (nodes.footnote, nodes.footnote_reference, nodes.citation, nodes.citation_reference)
+
+
+def drop_names(holder: nodes.Element, document: nodes.document, report: Callable[[str], None]) -> None:
+    """Take explicit names (labels) off rendered entry text, with the ids made from them.
+
+    A second line of defence after :meth:`EntryRenderer` refused ``(label)=`` targets
+    and ``:name:`` options: whatever else named a node would become a label of the
+    project (Sphinx reads every explicit name of a page as one).
+    """
+    for element in list(holder.findall(nodes.Element)):
+        if isinstance(element, _PAIRED):
+            continue
+        for name in [name for name in element["names"] if document.nametypes.get(name)]:
+            report(f"the label {name!r} was left out (labels are the project's)")
+            element["names"].remove(name)
+            document.nametypes.pop(name, None)
+            node_id = document.nameids.pop(name, None)
+            if node_id is not None and node_id in element["ids"]:
+                element["ids"].remove(node_id)
+                document.ids.pop(node_id, None)
+        if isinstance(element, nodes.target) and not (element["ids"] or element.get("refuri") or element.get("refid")):
+            element.parent.remove(element)
 
 
 def _page_of(document: nodes.document) -> Any:
@@ -153,6 +242,7 @@ def render_blocks(
     try:
         renderer.render(text, document, holder)
         make_safe(holder, renderer.report)
+        drop_names(holder, document, renderer.report)
         confine_references(holder, getattr(settings, "env", None), renderer.report)
     finally:
         renderer.location, renderer.entry = outer
