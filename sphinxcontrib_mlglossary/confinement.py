@@ -129,13 +129,19 @@ def outside_message(path: str | os.PathLike[str], srcdir: str | os.PathLike[str]
 # -- references inside rendered entry text -------------------------------------------------
 
 
-def confine_references(holder: nodes.Element, env: Any, report: Callable[[str], None]) -> None:
+def confine_references(
+    holder: nodes.Element, env: Any, report: Callable[[str], None], *, local_files: bool = True
+) -> None:
     """Leave out downloads and images of rendered entry text that point outside the source directory.
 
     Run on the nodes of one entry right after they are rendered, before Sphinx's image
     and download collectors (``doctree-read``) see the page. Each path is resolved with
     ``env.relfn2path``, the function those collectors use, so the check holds for
     whatever form the path takes. A link keeps its text; an image goes.
+
+    Text rendered away from a page being read (``local_files=False``: a summary, shown
+    in cards and ``glossary.json``) is never seen by the collectors, so any local file it
+    names would be a broken link: those are left out too.
     """
     from docutils import nodes
     from sphinx import addnodes
@@ -143,29 +149,30 @@ def confine_references(holder: nodes.Element, env: Any, report: Callable[[str], 
     if env is None or not getattr(env, "srcdir", None):
         return
     srcdir = env.srcdir
-    docname = getattr(env, "docname", "") or None
+    docname = (getattr(env, "docname", "") or "") if local_files else ""
+    where = "outside the project's source directory" if docname else "a local file, which a summary can't show"
     for download in list(holder.findall(addnodes.download_reference)):
         target = download.get("reftarget", "")
-        if "://" in target or _within(env, target, docname, srcdir):
+        if "://" in target or (docname and _within(env, target, docname, srcdir)):
             continue
-        report(f"file {target!r} is outside the project's source directory; the link was left out, its text kept")
+        report(f"file {target!r} is {where}; the link was left out, its text kept")
         download.replace_self(download.children or nodes.Text(download.astext()))
     for image in list(holder.findall(nodes.image)):
         uri = image.get("uri", "")
-        if "://" in uri or uri.startswith("data:") or _within(env, uri, docname, srcdir):
+        if "://" in uri or uri.startswith("data:") or (docname and _within(env, uri, docname, srcdir)):
             continue
-        report(f"image {uri!r} is outside the project's source directory; it was left out")
+        report(f"image {uri!r} is {where}; it was left out")
         parent = image.parent
         parent.remove(image)
         if isinstance(parent, nodes.reference) and not parent.children:
             parent.parent.remove(parent)
 
 
-def _within(env: Any, target: str, docname: str | None, srcdir: str | os.PathLike[str]) -> bool:
+def _within(env: Any, target: str, docname: str, srcdir: str | os.PathLike[str]) -> bool:
     if not target:
         return True
     try:
         _relative, absolute = env.relfn2path(target, docname)
-    except (OSError, ValueError):
+    except (OSError, ValueError, KeyError):
         return False
     return inside(absolute, srcdir)

@@ -223,13 +223,20 @@ def _page_of(document: nodes.document) -> Any:
 
 
 def render_blocks(
-    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None, entry: str = ""
+    renderer: EntryRenderer,
+    text: str,
+    document: nodes.document,
+    *,
+    location: Any = None,
+    entry: str = "",
+    local_files: bool = True,
 ) -> list[nodes.Node]:
     """Block-level nodes (paragraphs, lists, code) for a MyST text, created in ``document``.
 
     ``location`` (a node, ``"path:line"`` or ``(docname, line)``) is where warnings
     about unsafe markup point; by default, the page being built. ``entry`` (an id) is
-    named in them.
+    named in them. ``local_files=False`` leaves out every local file the text names
+    (text shown away from the page it is rendered for).
     """
     holder = nodes.Element()
     settings = document.settings
@@ -243,7 +250,7 @@ def render_blocks(
         renderer.render(text, document, holder)
         make_safe(holder, renderer.report)
         drop_names(holder, document, renderer.report)
-        confine_references(holder, getattr(settings, "env", None), renderer.report)
+        confine_references(holder, getattr(settings, "env", None), renderer.report, local_files=local_files)
     finally:
         renderer.location, renderer.entry = outer
         settings.raw_enabled, settings.file_insertion_enabled = saved
@@ -253,8 +260,8 @@ def render_blocks(
 def render_inline(
     renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None, entry: str = ""
 ) -> list[nodes.Node]:
-    """Inline nodes for a one-paragraph MyST text (a summary)."""
-    blocks = render_blocks(renderer, text, document, location=location, entry=entry)
+    """Inline nodes for a one-paragraph MyST text (a summary, shown away from any page: no local files)."""
+    blocks = render_blocks(renderer, text, document, location=location, entry=entry, local_files=False)
     if len(blocks) == 1 and isinstance(blocks[0], nodes.paragraph):
         return list(blocks[0].children)
     inline: list[nodes.Node] = []

@@ -17,6 +17,7 @@ from .confinement import DEFAULT_MAX_BYTES, inside_any, outside_message
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary
 from .model import Entry, Glossary, fold
+from .names import LookAlike, look_alike_message, look_alikes
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
@@ -83,6 +84,8 @@ class GlossaryFiles:
         self.link_base = link_base
         self.allowed = allowed
         self.max_bytes = max_bytes
+        #: file versions whose names were compared with the bundled glossary's
+        self._merge_checked: set[tuple[str, int, int, str]] = set()
         #: (path, mtime, size, language) -> the file's glossary and notices
         self._read: dict[tuple[str, int, int, str], tuple[Glossary, tuple[Notice, ...]]] = {}
 
@@ -109,7 +112,11 @@ class GlossaryFiles:
                 _report(notice, location)
         glossary = self._read[key][0]
         if spec.merge:
-            return merged(bundled_glossary(language), glossary)
+            combined = merged(bundled_glossary(language), glossary)
+            if key not in self._merge_checked:
+                self._merge_checked.add(key)
+                _report_look_alikes(spec, glossary, combined, location)
+            return combined
         return glossary
 
     def source_of(self, entry: Entry) -> Path | None:
@@ -149,6 +156,20 @@ def data_location(session: BuildSession, entry: Entry) -> str | None:
         if entry.id in bundled:
             source = bundled.source
     return f"{source}:{entry.line}" if source is not None else None
+
+
+def _report_look_alikes(spec: SourceSpec, overlay: Glossary, combined: Glossary, location: Any) -> None:
+    """A file's name that looks like a name of the bundled glossary it is merged with."""
+    ours = {entry.id for entry in overlay}
+    for pair in look_alikes((name, entry.id) for entry in combined for name in entry.names):
+        if (pair.owner in ours) == (pair.other_owner in ours):
+            continue  # both in the file: reported when it was read
+        if pair.owner not in ours:
+            pair = LookAlike(pair.other_name, pair.other_owner, pair.name, pair.owner)
+        entry = overlay.get(pair.owner)
+        line = entry.line if entry is not None else 0
+        message = look_alike_message(pair).replace(" of entry ", " of the bundled glossary's entry ", 1)
+        warn(MlGlossaryWarning.DATA, f"{spec.path}:{line}: entry {pair.owner!r}: {message}", location=location)
 
 
 def _report(notice: Notice, location: Any) -> None:

@@ -232,3 +232,22 @@ def test_file_options_are_validated(conf, expected, project, make_app):
     app = make_app("html", srcdir=srcdir, freshenv=True)
     assert expected in app.warning.getvalue()
     assert "[mlglossary.config]" in app.warning.getvalue()
+
+
+@pytest.mark.parametrize("builder", ["html", "singlehtml"])
+def test_a_summary_naming_local_files_shows_none_of_them(builder, outside_files, use_glossary, make_app):
+    """Summaries are rendered away from any page (cards, glossary.json): no local file can be shown there."""
+    srcdir = outside_files
+    summary = "A summary ![ours](inside.png) ![theirs](../secret.png) and {download}`a file <../secret.txt>`."
+    use_glossary(glossary_toml([entry("summed", "summed", summary=summary)]))
+    (srcdir / "citing.md").write_text("# Citing\n\nThe {term}`summed` term.\n", encoding="utf-8")
+    app = make_app(builder, srcdir=srcdir, freshenv=True)
+    app.build()
+    assert "Traceback" not in app.warning.getvalue()
+    assert outputs_holding_the_secret(Path(app.outdir)) == []
+    left_out = [line for line in markup_warnings(app) if "a local file, which a summary can't show" in line]
+    assert {"'inside.png'", "'../secret.png'", "'../secret.txt'"} <= {
+        part for line in left_out for part in ("'inside.png'", "'../secret.png'", "'../secret.txt'") if part in line
+    }
+    data = (Path(app.outdir) / "glossary.json").read_text(encoding="utf-8")
+    assert "inside.png" not in data and "a file" in data

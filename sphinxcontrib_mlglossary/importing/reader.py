@@ -8,7 +8,7 @@ from ..confinement import DEFAULT_MAX_BYTES, read_data_file
 from ..loader import GlossaryDataError, parse_glossary
 from ..model import Glossary
 from .encoding import decode_source
-from .result import ImportResult
+from .result import ImportResult, Notice
 from .transformers_md import read_transformers_markdown
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
@@ -33,7 +33,8 @@ def read_source(
     raw = read_data_file(path, max_bytes=max_bytes)
     decoded = decode_source(raw, path)
     if _is_toml(path, decoded.text):
-        glossary = parse_glossary(decoded.text, path, reference=reference)
+        found: list[tuple[int, str]] = []
+        glossary = parse_glossary(decoded.text, path, reference=reference, warnings=found)
         if language and glossary.language != language:
             raise GlossaryDataError(
                 path,
@@ -41,7 +42,8 @@ def read_source(
                 field="language",
                 hint="fix the file's language or ask for the language it declares",
             )
-        return ImportResult(glossary, decoded.notices)
+        notices = tuple(Notice("warning", "data", message, line=line) for line, message in found)
+        return ImportResult(glossary, decoded.notices + notices)
     result = read_transformers_markdown(decoded.text, path, language=language, link_base=link_base, reference=reference)
     return ImportResult(result.glossary, decoded.notices + result.notices)
 
