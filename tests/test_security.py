@@ -450,3 +450,18 @@ def test_summary_warnings_name_the_file_the_entry_comes_from(project, make_app):
     assert all(f"{srcdir / 'data' / 'theirs.toml'}:4" in line for line in warnings), warnings
     assert not any("en.toml" in line for line in warnings)
     assert all("entry 'theirs-only'" in line for line in warnings)
+
+
+def test_body_warnings_of_a_merged_glossary_name_each_entry_s_own_file(use_glossary, project, make_app):
+    bundled = use_glossary(glossary_toml([entry("base", "base", body="Base <b>raw</b> body.")]))
+    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: theirs.toml\n:merge:\n```\n"})
+    (srcdir / "glossary.md").unlink()
+    theirs = srcdir / "theirs.toml"
+    theirs.write_text(glossary_toml([entry("extra", "extra", body="Extra <i>raw</i> body.")]), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = app.warning.getvalue().splitlines()
+    (base,) = [line for line in warnings if "'<b>'" in line]
+    (extra,) = [line for line in warnings if "'<i>'" in line]
+    assert f"{bundled}:4:" in base and "entry 'base'" in base
+    assert f"{theirs}:4:" in extra and "entry 'extra'" in extra
