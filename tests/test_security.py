@@ -465,3 +465,32 @@ def test_body_warnings_of_a_merged_glossary_name_each_entry_s_own_file(use_gloss
     (extra,) = [line for line in warnings if "'<i>'" in line]
     assert f"{bundled}:4:" in base and "entry 'base'" in base
     assert f"{theirs}:4:" in extra and "entry 'extra'" in extra
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None and os.environ.get("CI") != "true", reason="no chromium")
+@pytest.mark.browser
+def test_a_project_definition_s_html_runs_nowhere_but_its_own_page(project, make_app):
+    """Before: the image's handler ran on every page citing the term (its card held the tag)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium")
+    assert chromium, "CI=true but chromium is not installed"
+    own = '# Own\n\n```{glossary}\nwidget\n   A widget <img src=x onerror="window.__pwned=23"> here.\n```\n'
+    srcdir = project({"own.md": own, "citing.md": "# Citing\n\nA {term}`widget`.\n"})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto((Path(app.outdir) / "citing.html").as_uri())
+            link = page.locator("a.mlglossary-term").first
+            link.hover()
+            page.wait_for_timeout(400)
+            assert page.locator(".mlglossary-card.mlglossary-open").count() == 1
+            assert page.evaluate("typeof window.__pwned") == "undefined"
+            # the project's own page keeps its HTML, so there it runs: the author wrote it for that page
+            page.goto((Path(app.outdir) / "own.html").as_uri())
+            page.wait_for_timeout(300)
+            assert page.evaluate("window.__pwned") == 23
+        finally:
+            browser.close()
