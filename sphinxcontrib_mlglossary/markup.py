@@ -4,9 +4,11 @@ Entries are written in MyST, but the page holding the directive may be reST, so 
 drive MyST-Parser's Sphinx renderer ourselves instead of relying on ``nested_parse``.
 
 Glossary data may come from a file the project did not write (an imported or shared
-glossary), so it is rendered as *data*: raw HTML, script-capable URLs, file inclusion
-and directives outside a fixed list of content directives are dropped with a
-``mlglossary.markup`` warning instead of reaching the output.
+glossary), so it is rendered as *data*: raw HTML, script-capable URLs, file inclusion,
+directives outside a fixed list of content directives, labels (``(name)=``, ``:name:``,
+``:label:``) and front matter are dropped with a ``mlglossary.markup`` warning instead of
+reaching the output or the project's labels; files it references must lie inside the
+source directory (:mod:`.confinement`).
 """
 
 from __future__ import annotations
