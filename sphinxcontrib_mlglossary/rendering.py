@@ -7,6 +7,8 @@ them only decide where they go.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +48,7 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
         # a scratch document with the page's settings: a role object keeps the document
         # of its last use, which would keep this page alive for the rest of the build
         scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
-        with sphinx_domains(domain.env):
+        with sphinx_domains(domain.env), _lent_page(domain.env):
             inline = tuple(
                 render_inline(
                     session.entry_renderer(),
@@ -58,6 +60,19 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
             )
         session.summaries[key] = (inline, "".join(node.astext() for node in inline))
     return session.summaries[key]
+
+
+@contextmanager
+def _lent_page(env: BuildEnvironment) -> Iterator[None]:
+    """Sphinx before 8.2 asks a role for the page being read, and raises outside reading: lend one."""
+    if hasattr(env, "current_document") or "docname" in env.temp_data:
+        yield
+        return
+    env.temp_data["docname"] = env.config.root_doc
+    try:
+        yield
+    finally:
+        env.temp_data.pop("docname", None)
 
 
 def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:
