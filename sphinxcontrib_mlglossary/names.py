@@ -17,6 +17,7 @@ an Arabic name with a Latin abbreviation), have nothing to map and never match a
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -25,6 +26,8 @@ _JOINERS = frozenset("\u200c\u200d")
 #: invisible characters outside Unicode's format category: combining grapheme joiner,
 #: Hangul fillers, Khmer inherent vowels, braille blank
 _INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800")
+#: text with nothing but word characters, spaces and common punctuation: nothing to remove
+_PLAIN = re.compile(r"[\w\s\-'.,()/&+:;!?\u2019]*")
 #: scripts whose letters never need a joiner between them
 _NO_JOINING = ("LATIN", "GREEK", "CYRILLIC")
 
@@ -60,8 +63,11 @@ class CleanName(NamedTuple):
 def clean_name(text: str) -> CleanName:
     """The name as it is matched: composed form, single spaces, nothing invisible."""
     composed = unicodedata.normalize("NFC", text)
-    removed = tuple(dict.fromkeys(composed[i] for i in range(len(composed)) if _hidden(composed, i)))
-    kept = "".join(composed[i] for i in range(len(composed)) if not _hidden(composed, i)) if removed else composed
+    if _PLAIN.fullmatch(composed):  # the common case, checked in C
+        return CleanName(" ".join(composed.split()), ())
+    hidden = [_hidden(composed, i) for i in range(len(composed))]
+    removed = tuple(dict.fromkeys(char for char, drop in zip(composed, hidden, strict=True) if drop))
+    kept = "".join(char for char, drop in zip(composed, hidden, strict=True) if not drop)
     return CleanName(unicodedata.normalize("NFC", " ".join(kept.split())), removed)
 
 
