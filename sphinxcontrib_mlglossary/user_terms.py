@@ -40,7 +40,7 @@ def collect_user_terms(document: nodes.document) -> dict[str, UserTerm]:
         for item in glossary.findall(nodes.definition_list_item):
             definition = next(iter(item.findall(nodes.definition)), None)
             paragraph = next(iter(definition.findall(nodes.paragraph)), None) if definition else None
-            summary = _summary(paragraph, item) if paragraph is not None else None
+            summary = _summary(paragraph, item) if paragraph else None  # (an empty paragraph: none)
             for term in item.findall(nodes.term):
                 if term["ids"]:
                     found[term["ids"][0]] = UserTerm(term.astext(), summary)
