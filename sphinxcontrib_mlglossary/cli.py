@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from .confinement import DEFAULT_MAX_MB
 from .importing import ImportResult, Notice, read_source, to_toml
 from .loader import BUNDLED_LANGUAGES, GlossaryDataError, bundled_glossary, parse_glossary, resolve_language
 from .model import Glossary
@@ -81,6 +82,13 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", help="language of the file, e.g. es (default: read from the file)")
     parser.add_argument("--link-base", default="", metavar="URL", help="URL that relative links point into")
     parser.add_argument(
+        "--max-mb",
+        type=float,
+        default=DEFAULT_MAX_MB,
+        metavar="MB",
+        help=f"largest file read, in megabytes (default: {DEFAULT_MAX_MB})",
+    )
+    parser.add_argument(
         "--reference",
         metavar="LANG_OR_FILE",
         help="glossary a translation follows: a bundled language (en) or a file; aligns entries without English names",
@@ -89,7 +97,11 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _read(args: argparse.Namespace) -> ImportResult:
     return read_source(
-        args.file, language=args.language, link_base=args.link_base, reference=_reference(args.reference)
+        args.file,
+        language=args.language,
+        link_base=args.link_base,
+        reference=_reference(args.reference),
+        max_bytes=round(args.max_mb * 1024 * 1024),
     )
 
 

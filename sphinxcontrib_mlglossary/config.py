@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .confinement import DEFAULT_MAX_MB
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
 
@@ -46,6 +47,10 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_sources": ({}, "env", (dict,)),
     # base URL for relative links in imported Transformers Markdown glossaries
     "mlglossary_link_base": ("", "env", (str,)),
+    # folders outside the source directory that glossary files may be read from (relative to conf.py)
+    "mlglossary_trusted_dirs": ([], "env", (list, tuple)),
+    # the largest glossary file read, in MB
+    "mlglossary_max_file_mb": (DEFAULT_MAX_MB, "env", (int, float)),
 }
 
 #: auto-linking modes besides "off"
@@ -75,6 +80,10 @@ class Settings:
     autolink_backlinks: bool
     #: "off", "info" or "warning"
     report_unused: str
+    #: folders outside the source directory glossary files may come from, as written in conf.py
+    trusted_dirs: tuple[str, ...] = ()
+    #: the largest glossary file read
+    max_file_bytes: int = DEFAULT_MAX_MB * 1024 * 1024
 
 
 def register(app: Sphinx) -> None:
@@ -106,6 +115,7 @@ def _validate(app: Sphinx, config: Config) -> None:
     config.mlglossary_report_unused = _choice(
         "mlglossary_report_unused", config.mlglossary_report_unused, _REPORT_LEVELS, true="info"
     )
+    _validate_file_limits(config)
     requested = config.mlglossary_language or config.language
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
@@ -137,6 +147,25 @@ def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: 
             continue
         kept.append(value)
     return kept
+
+
+def _validate_file_limits(config: Config) -> None:
+    """``mlglossary_trusted_dirs`` holds folder paths; ``mlglossary_max_file_mb`` is a positive number."""
+    trusted = [item for item in config.mlglossary_trusted_dirs if isinstance(item, str) and item.strip()]
+    if len(trusted) != len(config.mlglossary_trusted_dirs):
+        warn(
+            MlGlossaryWarning.CONFIG,
+            f"mlglossary_trusted_dirs = {config.mlglossary_trusted_dirs!r} should hold folder paths only "
+            "(strings, relative to conf.py); the other items are ignored",
+        )
+        config.mlglossary_trusted_dirs = trusted
+    limit = config.mlglossary_max_file_mb
+    if isinstance(limit, bool) or limit <= 0:
+        warn(
+            MlGlossaryWarning.CONFIG,
+            f"mlglossary_max_file_mb = {limit!r} is not a positive number of megabytes; using {DEFAULT_MAX_MB}",
+        )
+        config.mlglossary_max_file_mb = DEFAULT_MAX_MB
 
 
 def _names_set_in(conf_py: Path) -> set[str]:
@@ -203,7 +232,14 @@ def settings_of(config: Config) -> Settings:
         autolink_include=tuple(str(item) for item in config.mlglossary_autolink_include),
         autolink_backlinks=bool(config.mlglossary_autolink_backlinks),
         report_unused=_mode(config.mlglossary_report_unused, _REPORT_LEVELS, "info"),
+        trusted_dirs=tuple(str(item) for item in config.mlglossary_trusted_dirs if isinstance(item, str)),
+        max_file_bytes=_max_bytes(config.mlglossary_max_file_mb),
     )
+
+
+def _max_bytes(megabytes: Any) -> int:
+    valid = isinstance(megabytes, int | float) and not isinstance(megabytes, bool) and megabytes > 0
+    return round((megabytes if valid else DEFAULT_MAX_MB) * 1024 * 1024)
 
 
 def _mode(value: bool | str, allowed: tuple[str, ...], true: str) -> str:

@@ -24,7 +24,7 @@ from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import API_REFERENCE, glossary_block
 from .sorting import letter, sort_key
-from .sources import BUNDLED, SourceSpec, load, resolve_option
+from .sources import BUNDLED, SourceSpec, data_location, load, resolve_option
 from .text_direction import direction, list_separator
 
 if TYPE_CHECKING:
@@ -154,9 +154,10 @@ class MlGlossaryDirective(SphinxDirective):
             return None
         defined[entry.id] = entry.anchor
         # warnings about the body point at the entry in its data file, not at this page
-        location = f"{glossary.source}:{entry.line}" if glossary.source else None
-        renderer = glossary_domain(self.env).session.entry_renderer()
-        body = render_blocks(renderer, entry.body, document, location=location)
+        session = glossary_domain(self.env).session
+        location = data_location(session, entry)  # a merged glossary holds entries of two files
+        renderer = session.entry_renderer()
+        body = render_blocks(renderer, entry.body, document, location=location, entry=entry.id)
         for block in body:
             if isinstance(block, nodes.Element):
                 for xref in block.findall(addnodes.pending_xref):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Entry, Glossary, fold, slugify
+from .names import clean_name, look_alike_message, look_alikes, removal_message
 
 FORMAT_VERSION = 1
 #: languages shipped with the package; English is the reference every other file follows
@@ -35,9 +36,12 @@ _KNOWN = frozenset(_STRING_FIELDS + _LIST_FIELDS)
 _NAME_FIELDS = ("name", "abbreviations", "aliases", "autolink")
 #: control characters (Unicode category Cc) and lone surrogates, except the white space text may hold
 _BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-#: in names also tabs and line breaks, line and paragraph separators, and the bidirectional
-#: embeddings, overrides and isolates that can make a name display as another
-_BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: in names also tabs, line breaks and line and paragraph separators (invisible and
+#: direction-control characters are removed with a warning: :func:`names.clean_name`)
+_BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+
+#: (line, message) of problems a file can be used despite; None: not collected
+Warnings = list[tuple[int, str]] | None
 
 
 class GlossaryDataError(ValueError):
@@ -81,8 +85,14 @@ def load_glossary(path: Path | str, *, reference: Glossary | None = None) -> Glo
     return parse_glossary(raw, path, reference=reference)
 
 
-def parse_glossary(raw: bytes | str, path: Path | str, *, reference: Glossary | None = None) -> Glossary:
-    """Parse and validate the text of a data file (``path`` is used in messages only)."""
+def parse_glossary(
+    raw: bytes | str, path: Path | str, *, reference: Glossary | None = None, warnings: Warnings = None
+) -> Glossary:
+    """Parse and validate the text of a data file (``path`` is used in messages only).
+
+    Problems the glossary can be used despite (invisible characters removed from a name,
+    names that look alike) are appended to ``warnings`` as (line, message).
+    """
     path = Path(path)
     text = _decode(raw, path)
     try:
@@ -96,7 +106,7 @@ def parse_glossary(raw: bytes | str, path: Path | str, *, reference: Glossary | 
             hint="check quotes and brackets around that line",
         ) from None
     lines = _header_lines(text)
-    return _build(data, path, lines, reference)
+    return _build(data, path, lines, reference, [] if warnings is None else warnings)
 
 
 def _header_lines(text: str) -> list[int]:
@@ -121,7 +131,9 @@ def _decode(raw: bytes | str, path: Path) -> str:
         raise GlossaryDataError(path, "not valid UTF-8", line=line, hint="save the file as UTF-8") from None
 
 
-def _build(data: Mapping[str, Any], path: Path, lines: list[int], reference: Glossary | None) -> Glossary:
+def _build(
+    data: Mapping[str, Any], path: Path, lines: list[int], reference: Glossary | None, warnings: list[tuple[int, str]]
+) -> Glossary:
     version = data.get("format")
     if version != FORMAT_VERSION:
         raise GlossaryDataError(
@@ -144,7 +156,7 @@ def _build(data: Mapping[str, Any], path: Path, lines: list[int], reference: Glo
     seen_ids: dict[str, int] = {}
     for index, table in enumerate(terms):
         line = lines[index] if index < len(lines) else 0
-        entry = _entry(table, path, line, reference)
+        entry = _entry(table, path, line, warnings)
         if entry.id in seen_ids:
             raise GlossaryDataError(
                 path,
@@ -160,11 +172,11 @@ def _build(data: Mapping[str, Any], path: Path, lines: list[int], reference: Glo
     if reference is not None:
         entries = _check_translation(entries, reference, path)
     _check_see_also(entries, path)
-    _check_names(entries, path)
+    _check_names(entries, path, warnings)
     return Glossary(language=language, entries=tuple(entries), source=path)
 
 
-def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary | None) -> Entry:
+def _entry(table: Mapping[str, Any], path: Path, line: int, warnings: list[tuple[int, str]]) -> Entry:
     label = str(table.get("id") or table.get("name") or f"#{line}")
     unknown = set(table) - _KNOWN
     if unknown:
@@ -199,10 +211,14 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
             field="id",
             hint=f"use lower-case letters, digits and hyphens, e.g. {slugify(table['name']) or 'my-term'!r}",
         )
-    abbreviations = tuple(_name(s) for s in table.get("abbreviations", []))
-    name = _name(table["name"])
-    aliases = tuple(_name(s) for s in table.get("aliases", []))
-    autolink = _autolink(table, (name, *abbreviations, *aliases), path, line, label)
+
+    def name_of(text: str, field: str) -> str:
+        return _name(text, path, line, label, field, warnings)
+
+    abbreviations = tuple(name_of(s, "abbreviations") for s in table.get("abbreviations", []))
+    name = name_of(table["name"], "name")
+    aliases = tuple(name_of(s, "aliases") for s in table.get("aliases", []))
+    autolink = _autolink(table, (name, *abbreviations, *aliases), path, line, label, name_of)
     return Entry(
         id=entry_id,
         name=name,
@@ -219,13 +235,18 @@ def _entry(table: Mapping[str, Any], path: Path, line: int, reference: Glossary 
 
 
 def _autolink(
-    table: Mapping[str, Any], names: tuple[str, ...], path: Path, line: int, label: str
+    table: Mapping[str, Any],
+    names: tuple[str, ...],
+    path: Path,
+    line: int,
+    label: str,
+    name_of: Callable[[str, str], str],
 ) -> tuple[str, ...] | None:
     """The names the entry lets auto-linking use (None: not said, the default rule applies)."""
     if "autolink" not in table:
         return None
     known = {fold(name) for name in names}
-    chosen = tuple(_name(s) for s in table["autolink"])
+    chosen = tuple(name_of(s, "autolink") for s in table["autolink"])
     for name in chosen:
         if fold(name) not in known:
             raise GlossaryDataError(
@@ -239,9 +260,15 @@ def _autolink(
     return chosen
 
 
-def _name(text: str) -> str:
-    """A name as it is matched: stripped, in composed form (what keyboards type)."""
-    return unicodedata.normalize("NFC", text.strip())
+def _name(text: str, path: Path, line: int, label: str, field: str, warnings: list[tuple[int, str]]) -> str:
+    """A name as it is matched (:func:`names.clean_name`); what was removed is a warning."""
+    cleaned = clean_name(text)
+    if not cleaned.text:
+        raise GlossaryDataError(path, "holds only invisible characters", line=line, entry=label, field=field)
+    if cleaned.removed:
+        where = f"{path}:{line}: entry {label!r}: field {field!r}"
+        warnings.append((line, f"{where}: {removal_message(cleaned.removed, cleaned.text)}"))
+    return cleaned.text
 
 
 def _check_characters(table: Mapping[str, Any], path: Path, line: int, label: str) -> None:
@@ -261,8 +288,7 @@ def _check_characters(table: Mapping[str, Any], path: Path, line: int, label: st
                 line=line,
                 entry=label,
                 field=field,
-                hint="names can't hold control characters, line breaks or bidirectional overrides "
-                "(use U+200E/U+200F marks for direction)"
+                hint="names can't hold control characters or line breaks"
                 if is_name
                 else "remove control characters other than tabs and line breaks",
             )
@@ -321,8 +347,8 @@ def _check_see_also(entries: list[Entry], path: Path) -> None:
                 )
 
 
-def _check_names(entries: list[Entry], path: Path) -> None:
-    """Two entries must never answer to the same name, or citations would be ambiguous."""
+def _check_names(entries: list[Entry], path: Path, warnings: list[tuple[int, str]]) -> None:
+    """Two entries must never answer to the same name, or citations would be ambiguous; nor look alike."""
     owner: dict[str, Entry] = {}
     for entry in entries:
         for name in entry.names:
@@ -340,6 +366,11 @@ def _check_names(entries: list[Entry], path: Path) -> None:
                     field=field,
                     hint="remove it from one of the two entries",
                 )
+    by_id = {entry.id: entry for entry in entries}
+    for pair in look_alikes((name, entry.id) for entry in entries for name in entry.names):
+        entry, other = by_id[pair.owner], by_id[pair.other_owner]
+        message = look_alike_message(pair, other.line)
+        warnings.append((entry.line, f"{path}:{entry.line}: entry {entry.id!r}: {message}"))
 
 
 def bundled_path(language: str) -> Path:

@@ -4,9 +4,11 @@ Entries are written in MyST, but the page holding the directive may be reST, so 
 drive MyST-Parser's Sphinx renderer ourselves instead of relying on ``nested_parse``.
 
 Glossary data may come from a file the project did not write (an imported or shared
-glossary), so it is rendered as *data*: raw HTML, script-capable URLs, file inclusion
-and directives outside a fixed list of content directives are dropped with a
-``mlglossary.markup`` warning instead of reaching the output.
+glossary), so it is rendered as *data*: raw HTML, script-capable URLs, file inclusion,
+directives outside a fixed list of content directives, labels (``(name)=``, ``:name:``,
+``:label:``) and front matter are dropped with a ``mlglossary.markup`` warning instead of
+reaching the output or the project's labels; files it references must lie inside the
+source directory (:mod:`.confinement`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from docutils import nodes
 
+from .confinement import confine_references
 from .diagnostics import MlGlossaryWarning, warn
 
 #: directives an entry may use: content only, nothing that reads files, runs code or emits raw output
@@ -42,11 +45,6 @@ _IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f]+")
 def is_unsafe_url(url: str) -> bool:
     """True for ``javascript:``, ``vbscript:`` and ``data:`` URLs, however they are spelled."""
     return bool(_UNSAFE_SCHEME.match(_IGNORED_IN_URL.sub("", url)))
-
-
-def _escapes_source(uri: str) -> bool:
-    """A local image path that climbs out of the project (it would be copied into the output)."""
-    return "://" not in uri and ".." in re.split(r"[\\/]", uri)
 
 
 class EntryRenderer:
@@ -77,11 +75,29 @@ class EntryRenderer:
                 if name not in SAFE_DIRECTIVES:
                     owner.report(f"directive {name!r} is not allowed in glossary entries; it was left out")
                     return []
+                # a name or label would register the entry's text under the project's labels
+                # (and a math label in the equation registry) before any cleaning could run
+                if len(args) >= 2 and isinstance(args[1], str):
+                    content, dropped = without_naming_options(args[1])
+                    args = (args[0], content, *args[2:])
+                    for option in dropped:
+                        owner.report(f"option :{option}: of directive {name!r} was left out (labels are the project's)")
+                extra = kwargs.get("additional_options")
+                if isinstance(extra, dict):
+                    kwargs["additional_options"] = {k: v for k, v in extra.items() if k not in _NAMING_OPTIONS}
                 return super().run_directive(name, *args, **kwargs)  # type: ignore[no-any-return]
 
             def render_restructuredtext(self, token: Any) -> None:
                 # reST inside an entry would run reST directives past the list above
                 owner.report("an {eval-rst} block is not allowed in glossary entries; it was left out")
+
+            def render_myst_target(self, token: Any) -> None:
+                # "(label)=" would become a label of the project's (even "genindex" or "search")
+                owner.report(f"label ({token.content})= was left out (labels are the project's)")
+
+            def render_front_matter(self, token: Any) -> None:
+                # front matter sets the metadata of the page holding the glossary
+                owner.report("front matter was left out (it would set the glossary page's metadata)")
 
         # Our own fixed configuration: entries must render the same whatever the user's
         # myst_* settings are.
@@ -90,9 +106,12 @@ class EntryRenderer:
         self._document: nodes.document | None = None
         #: where the entry being rendered comes from, for warnings raised while rendering it
         self.location: Any = None
+        #: the id of the entry being rendered ("" when unknown), named in those warnings
+        self.entry = ""
 
     def report(self, message: str) -> None:
-        warn(MlGlossaryWarning.MARKUP, f"glossary data: {message}", location=self.location)
+        entry = f"entry {self.entry!r}: " if self.entry else ""
+        warn(MlGlossaryWarning.MARKUP, f"glossary data: {entry}{message}", location=self.location)
 
     def render(self, text: str, document: nodes.document, holder: nodes.Element) -> None:
         renderer: Any = self._md.renderer  # the FragmentRenderer made above
@@ -100,8 +119,53 @@ class EntryRenderer:
             renderer.setup_render({"myst_config": self._config, "document": document}, {})
             self._document = document
         renderer.md_env = {}  # link definitions of one entry are not another's
+        text = self._without_front_matter(text)
         with renderer.current_node_context(holder):
             renderer.nested_render_text(text, 0)
+
+    def _without_front_matter(self, text: str) -> str:
+        """The text without a front matter block at its start (reported; whatever MyST would do with it)."""
+        if not _FRONT_MATTER_START.match(text):
+            return text
+        tokens = self._md.parse(text, {})
+        if not tokens or tokens[0].type != "front_matter" or not tokens[0].map:
+            return text
+        self.report("front matter at the start of the text was left out (it would set the glossary page's metadata)")
+        end = tokens[0].map[1]
+        # keep the line count, so line numbers in later warnings stay right
+        return "\n" * end + "".join(text.splitlines(keepends=True)[end:])
+
+
+#: directive options that give the output a name other content can refer to
+_NAMING_OPTIONS = frozenset({"name", "label"})
+_OPTION_LINE = re.compile(r"^\s*:([\w-]+):")
+_YAML_KEY = re.compile(r"^\s*([\w-]+)\s*:")
+_FRONT_MATTER_START = re.compile(r"\A-{3,}[ \t]*\r?\n")
+
+
+def without_naming_options(content: str) -> tuple[str, list[str]]:
+    """A directive's text without its ``:name:`` and ``:label:`` options (``:key:`` lines or a YAML block)."""
+    lines = content.splitlines(keepends=True)
+    dropped: list[str] = []
+    kept: list[str] = []
+    if lines and lines[0].strip() == "---":
+        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if closing is not None:
+            for line in lines[1:closing]:
+                found = _YAML_KEY.match(line)
+                if found and found.group(1) in _NAMING_OPTIONS and not line[:1].isspace():
+                    dropped.append(found.group(1))
+                else:
+                    kept.append(line)
+            return "".join([lines[0], *kept, *lines[closing:]]), dropped
+    index = 0
+    while index < len(lines) and (found := _OPTION_LINE.match(lines[index])):
+        if found.group(1) in _NAMING_OPTIONS:
+            dropped.append(found.group(1))
+        else:
+            kept.append(lines[index])
+        index += 1
+    return "".join([*kept, *lines[index:]]), dropped
 
 
 def _snippet(text: str) -> str:
@@ -109,7 +173,7 @@ def _snippet(text: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
-def _make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
+def make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
     """Drop raw output and script-capable URLs from rendered entry text (their text stays)."""
     for raw in list(holder.findall(nodes.raw)):
         report(f"raw {raw.get('format', '')} markup {_snippet(raw.astext())} was dropped".replace("  ", " "))
@@ -123,9 +187,35 @@ def _make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
             del target["refuri"]  # a reference to it would become the same link
     for image in list(holder.findall(nodes.image)):
         uri = image.get("uri", "")
-        if is_unsafe_url(uri) or _escapes_source(uri):
+        if is_unsafe_url(uri):
             report(f"image {_snippet(uri)} is not allowed; it was left out")
             image.parent.remove(image)
+
+
+#: nodes whose names only pair them with their references in the same text
+_PAIRED = (nodes.footnote, nodes.footnote_reference, nodes.citation, nodes.citation_reference)
+
+
+def drop_names(holder: nodes.Element, document: nodes.document, report: Callable[[str], None]) -> None:
+    """Take explicit names (labels) off rendered entry text, with the ids made from them.
+
+    A second line of defence after :meth:`EntryRenderer` refused ``(label)=`` targets
+    and ``:name:`` options: whatever else named a node would become a label of the
+    project (Sphinx reads every explicit name of a page as one).
+    """
+    for element in list(holder.findall(nodes.Element)):
+        if isinstance(element, _PAIRED):
+            continue
+        for name in [name for name in element["names"] if document.nametypes.get(name)]:
+            report(f"the label {name!r} was left out (labels are the project's)")
+            element["names"].remove(name)
+            document.nametypes.pop(name, None)
+            node_id = document.nameids.pop(name, None)
+            if node_id is not None and node_id in element["ids"]:
+                element["ids"].remove(node_id)
+                document.ids.pop(node_id, None)
+        if isinstance(element, nodes.target) and not (element["ids"] or element.get("refuri") or element.get("refid")):
+            element.parent.remove(element)
 
 
 def _page_of(document: nodes.document) -> Any:
@@ -135,33 +225,45 @@ def _page_of(document: nodes.document) -> Any:
 
 
 def render_blocks(
-    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+    renderer: EntryRenderer,
+    text: str,
+    document: nodes.document,
+    *,
+    location: Any = None,
+    entry: str = "",
+    local_files: bool = True,
 ) -> list[nodes.Node]:
     """Block-level nodes (paragraphs, lists, code) for a MyST text, created in ``document``.
 
     ``location`` (a node, ``"path:line"`` or ``(docname, line)``) is where warnings
-    about unsafe markup point; by default, the page being built.
+    about unsafe markup point; by default, the page being built. ``entry`` (an id) is
+    named in them. ``local_files=False`` leaves out every local file the text names
+    (text shown away from the page it is rendered for).
     """
     holder = nodes.Element()
     settings = document.settings
     saved = (getattr(settings, "raw_enabled", True), getattr(settings, "file_insertion_enabled", True))
     # the settings object is the host page's: switch file and raw access off for our text only
     settings.raw_enabled, settings.file_insertion_enabled = False, False
-    outer, renderer.location = renderer.location, location if location is not None else _page_of(document)
+    outer = renderer.location, renderer.entry
+    renderer.location = location if location is not None else _page_of(document)
+    renderer.entry = entry
     try:
         renderer.render(text, document, holder)
-        _make_safe(holder, renderer.report)
+        make_safe(holder, renderer.report)
+        drop_names(holder, document, renderer.report)
+        confine_references(holder, getattr(settings, "env", None), renderer.report, local_files=local_files)
     finally:
-        renderer.location = outer
+        renderer.location, renderer.entry = outer
         settings.raw_enabled, settings.file_insertion_enabled = saved
     return list(holder.children)
 
 
 def render_inline(
-    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None
+    renderer: EntryRenderer, text: str, document: nodes.document, *, location: Any = None, entry: str = ""
 ) -> list[nodes.Node]:
-    """Inline nodes for a one-paragraph MyST text (a summary)."""
-    blocks = render_blocks(renderer, text, document, location=location)
+    """Inline nodes for a one-paragraph MyST text (a summary, shown away from any page: no local files)."""
+    blocks = render_blocks(renderer, text, document, location=location, entry=entry, local_files=False)
     if len(blocks) == 1 and isinstance(blocks[0], nodes.paragraph):
         return list(blocks[0].children)
     inline: list[nodes.Node] = []

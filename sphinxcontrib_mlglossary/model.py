@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .names import clean_name
+
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 
 
@@ -18,7 +20,13 @@ def slugify(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Key for case-, spacing- and composition-insensitive name lookups (``é`` typed as e + accent too)."""
+    """Key for case-, spacing- and composition-insensitive name lookups (``é`` typed as e + accent too).
+
+    Invisible characters a name can't hold (:func:`~.names.clean_name`) are ignored, so a
+    citation typed with a direction mark still finds its term.
+    """
+    if not text.isascii():
+        text = clean_name(text).text
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 

@@ -7,6 +7,8 @@ them only decide where they go.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +19,9 @@ from sphinx.util.docutils import sphinx_domains
 from sphinx.util.nodes import make_refnode
 
 from .i18n import _
-from .loader import bundled_glossary
 from .markup import render_inline
 from .nodes import backlink_page, tooltip_card
+from .sources import data_location
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -46,21 +48,31 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
         # a scratch document with the page's settings: a role object keeps the document
         # of its last use, which would keep this page alive for the rest of the build
         scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
-        with sphinx_domains(domain.env):
+        with sphinx_domains(domain.env), _lent_page(domain.env):
             inline = tuple(
                 render_inline(
-                    session.entry_renderer(), entry.summary, scratch, location=_data_location(language, entry.id)
+                    session.entry_renderer(),
+                    entry.summary,
+                    scratch,
+                    location=data_location(session, entry),
+                    entry=entry.id,
                 )
             )
         session.summaries[key] = (inline, "".join(node.astext() for node in inline))
     return session.summaries[key]
 
 
-def _data_location(language: str, entry_id: str) -> str | None:
-    """``path:line`` of an entry in its data file: where warnings about its summary point."""
-    glossary = bundled_glossary(language)
-    entry = glossary.get(entry_id)
-    return f"{glossary.source}:{entry.line if entry else 0}" if glossary.source else None
+@contextmanager
+def _lent_page(env: BuildEnvironment) -> Iterator[None]:
+    """Sphinx before 8.2 asks a role for the page being read, and raises outside reading: lend one."""
+    if hasattr(env, "current_document") or "docname" in env.temp_data:
+        yield
+        return
+    env.temp_data["docname"] = env.config.root_doc
+    try:
+        yield
+    finally:
+        env.temp_data.pop("docname", None)
 
 
 def plain_inline(paragraph: nodes.paragraph) -> list[nodes.Node]:

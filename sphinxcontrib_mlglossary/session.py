@@ -78,6 +78,8 @@ class BuildSession:
     #: MyST renderer for entry bodies and summaries, created on first use
     renderer: EntryRenderer | None = None
     resolved: ResolvePhase = field(default_factory=ResolvePhase)
+    #: the project's source directory: what glossary data may reference (None: the configuration directory)
+    srcdir: Path | None = None
 
     @classmethod
     def start(cls, app: Sphinx) -> BuildSession:
@@ -88,12 +90,13 @@ class BuildSession:
             builder=app.builder,
             tags=app.tags,
             parallel=app.parallel > 1,
+            srcdir=Path(app.srcdir),
         )
 
     @classmethod
     def bare(cls, config: Config, confdir: Path) -> BuildSession:
         """A session for an environment used without ``builder-inited`` (read-only helpers)."""
-        return cls(settings=settings_of(config), config=config, confdir=confdir)
+        return cls(settings=settings_of(config), config=config, confdir=confdir, srcdir=confdir)
 
     def reading_done(self) -> None:
         """``env-updated``: what was looked up while pages were read may have changed."""

@@ -13,9 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .confinement import DEFAULT_MAX_BYTES, inside_any, outside_message
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary
 from .model import Entry, Glossary, fold
+from .names import LookAlike, look_alike_message, look_alikes
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
@@ -72,10 +74,18 @@ def resolve_option(env: BuildEnvironment, session: BuildSession, value: str, mer
 
 
 class GlossaryFiles:
-    """The project's glossary files, each version read once per build."""
+    """The project's glossary files, each version read once per build.
 
-    def __init__(self, link_base: str) -> None:
+    Only files inside ``allowed`` folders (the source directory and the folders the
+    project trusts) are read, only regular files, and only up to ``max_bytes``.
+    """
+
+    def __init__(self, link_base: str, *, allowed: tuple[Path, ...] = (), max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.link_base = link_base
+        self.allowed = allowed
+        self.max_bytes = max_bytes
+        #: file versions whose names were compared with the bundled glossary's
+        self._merge_checked: set[tuple[str, int, int, str]] = set()
         #: (path, mtime, size, language) -> the file's glossary and notices
         self._read: dict[tuple[str, int, int, str], tuple[Glossary, tuple[Notice, ...]]] = {}
 
@@ -92,6 +102,8 @@ class GlossaryFiles:
                 "no such glossary file",
                 hint="check the :source: path (relative to the page) or mlglossary_sources",
             ) from None
+        if self.allowed and not inside_any(path, self.allowed):
+            raise GlossaryDataError(path, outside_message(path, self.allowed[0]))
         key = (spec.path, stat.st_mtime_ns, stat.st_size, language)
         if key not in self._read:
             self._read[key] = self._read_file(path, language)
@@ -100,22 +112,64 @@ class GlossaryFiles:
                 _report(notice, location)
         glossary = self._read[key][0]
         if spec.merge:
-            return merged(bundled_glossary(language), glossary)
+            combined = merged(bundled_glossary(language), glossary)
+            if key not in self._merge_checked:
+                self._merge_checked.add(key)
+                _report_look_alikes(spec, glossary, combined, location)
+            return combined
         return glossary
+
+    def source_of(self, entry: Entry) -> Path | None:
+        """The file this entry was read from (None when no file read in this build holds it)."""
+        for glossary, _notices in self._read.values():
+            if glossary.get(entry.id) is entry:
+                return glossary.source
+        return None
 
     def _read_file(self, path: Path, language: str) -> tuple[Glossary, tuple[Notice, ...]]:
         from .importing import read_source
 
         reference = bundled_glossary(REFERENCE_LANGUAGE) if language != REFERENCE_LANGUAGE else None
-        result = read_source(path, language=language, link_base=self.link_base, reference=reference)
+        result = read_source(
+            path, language=language, link_base=self.link_base, reference=reference, max_bytes=self.max_bytes
+        )
         return result.glossary, result.notices
 
 
 def load(session: BuildSession, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
     """The glossary a spec stands for, through the session's cache."""
     if session.files is None:
-        session.files = GlossaryFiles(session.config.mlglossary_link_base or "")
+        settings = session.settings
+        srcdir = session.srcdir or session.confdir
+        trusted = tuple(session.confdir / folder for folder in settings.trusted_dirs)
+        session.files = GlossaryFiles(
+            session.config.mlglossary_link_base or "", allowed=(srcdir, *trusted), max_bytes=settings.max_file_bytes
+        )
     return session.files.load(spec, language, location=location)
+
+
+def data_location(session: BuildSession, entry: Entry) -> str | None:
+    """``path:line`` of an entry in the file it comes from: where warnings about its text point."""
+    source = session.files.source_of(entry) if session.files is not None else None
+    if source is None:
+        bundled = bundled_glossary(session.settings.language)
+        if entry.id in bundled:
+            source = bundled.source
+    return f"{source}:{entry.line}" if source is not None else None
+
+
+def _report_look_alikes(spec: SourceSpec, overlay: Glossary, combined: Glossary, location: Any) -> None:
+    """A file's name that looks like a name of the bundled glossary it is merged with."""
+    ours = {entry.id for entry in overlay}
+    for pair in look_alikes((name, entry.id) for entry in combined for name in entry.names):
+        if (pair.owner in ours) == (pair.other_owner in ours):
+            continue  # both in the file: reported when it was read
+        if pair.owner not in ours:
+            pair = LookAlike(pair.other_name, pair.other_owner, pair.name, pair.owner)
+        entry = overlay.get(pair.owner)
+        line = entry.line if entry is not None else 0
+        message = look_alike_message(pair).replace(" of entry ", " of the bundled glossary's entry ", 1)
+        warn(MlGlossaryWarning.DATA, f"{spec.path}:{line}: entry {pair.owner!r}: {message}", location=location)
 
 
 def _report(notice: Notice, location: Any) -> None:

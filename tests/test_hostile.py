@@ -207,6 +207,96 @@ def test_odd_markup_in_entry_bodies(use_glossary, project, make_app):
     assert definition.select_one('a[href="#term-plain"]') is not None
 
 
+TAKEOVER_BODY = """\
+---
+orphan: true
+nosearch: true
+title: Hijacked title
+---
+
+Body text stays.
+
+(genindex)=
+(project-label)=
+## A heading
+
+```{topic} A topic
+:name: mlglossary-card-1
+Topic text.
+```
+
+```{math}
+:label: project-equation
+y = 2
+```
+
+```{figure} https://example.org/figure.png
+---
+name: project-figure
+---
+A caption.
+```
+"""
+
+TAKEOVER_PAGE = """\
+# Project page
+
+(project-label)=
+## Project section
+
+See {ref}`genindex`, {ref}`project-label`, {eq}`project-equation` and {numref}`project-figure`.
+
+```{math}
+:label: project-equation
+x = 1
+```
+
+```{figure} https://example.org/ours.png
+:name: project-figure
+Ours.
+```
+"""
+
+
+@pytest.mark.parametrize("buildername", ["html", "dirhtml", "singlehtml", "epub"])
+def test_entry_bodies_cannot_take_over_labels_ids_or_page_metadata(buildername, use_glossary, project, make_app):
+    use_glossary(glossary_toml([entry("taker", "taker", body=TAKEOVER_BODY)]))
+    app = make_app(
+        buildername, srcdir=project({"page.md": TAKEOVER_PAGE}), freshenv=True, confoverrides={"numfig": True}
+    )
+    app.build()
+    warnings = no_crash(app)
+    # the project's labels, equations and figures stay the project's
+    labels = app.env.get_domain("std").labels
+    assert labels["genindex"][0] == "genindex"
+    assert labels["project-label"][0] == "page" and labels["project-figure"][0] == "page"
+    assert app.env.get_domain("math").equations["project-equation"][0] == "page"
+    assert "duplicate label" not in warnings
+    # the glossary page's metadata and title are its own
+    assert app.env.metadata["glossary"].keys() <= {"wordcount"}
+    assert app.env.titles["glossary"].astext() == "Glossary"
+    markup = [line for line in warnings.splitlines() if "[mlglossary.markup]" in line]
+    for left_out in (
+        "front matter",
+        "label (genindex)=",
+        "label (project-label)=",
+        "option :name: of directive 'topic'",
+        "option :label: of directive 'math'",
+        "option :name: of directive 'figure'",
+    ):
+        assert any(left_out in line and "entry 'taker'" in line for line in markup), left_out
+    if buildername in ("html", "dirhtml", "singlehtml"):
+        page = next(Path(app.outdir).rglob("index.html" if buildername != "html" else "glossary.html"))
+        if buildername == "dirhtml":
+            page = Path(app.outdir) / "glossary" / "index.html"
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        ids = [element["id"] for element in soup.find_all(id=True)]
+        assert len(ids) == len(set(ids))
+        assert "mlglossary-card-1" not in ids
+        assert "Body text stays." in soup.get_text() and "Topic text." in soup.get_text()
+        assert "Hijacked title" not in soup.get_text()
+
+
 # -- pages ----------------------------------------------------------------------------------------
 
 CONTEXTS_MD = """\

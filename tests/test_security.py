@@ -285,8 +285,6 @@ def test_unsafe_url_detection(url, unsafe):
         ("name", "line\nbreak", "U+000A"),
         ("aliases", "escape\x1b[31m", "U+001B"),
         ("abbreviations", "null\x00", "U+0000"),
-        ("aliases", "abc\u202edcba", "U+202E"),
-        ("name", "isolate\u2066x\u2069", "U+2066"),
         ("name", "para\u2029graph", "U+2029"),
         ("summary", "bell\x07 summary", "U+0007"),
         ("body", "delete\x7f body", "U+007F"),
@@ -304,20 +302,24 @@ def test_loader_refuses_control_characters(field, value, code):
     assert str(error).startswith("odd.toml:4: entry 'odd': field")
 
 
-def test_loader_keeps_direction_marks_and_text_whitespace():
+def test_loader_removes_invisible_name_characters_and_keeps_text_whitespace():
+    """Direction marks, overrides and joiners between Latin letters leave names with a warning (tests/test_names.py)."""
     data = glossary_toml(
         [
             entry(
                 "marks",
                 "\u05e9\u05dc\u05d5\u05dd\u200f (RLM)",
-                aliases=["zero\u200dwidth joiner"],
+                aliases=["zero\u200dwidth joiner", "abc\u202edcba"],
                 summary="Tab\there.",
                 body="Line one\r\nline two\n\n\tindented code",
             )
         ]
     )
-    found = parse_glossary(data, "marks.toml").get("marks")
-    assert found is not None and found.name.endswith("\u200f (RLM)")
+    warnings: list[tuple[int, str]] = []
+    found = parse_glossary(data, "marks.toml", warnings=warnings).get("marks")
+    assert found is not None and found.name == "\u05e9\u05dc\u05d5\u05dd (RLM)"
+    assert found.aliases == ("zerowidth joiner", "abcdcba")
+    assert [line for line, _message in warnings] == [4, 4, 4]
     assert found.summary == "Tab\there."
 
 
@@ -354,3 +356,141 @@ def test_no_script_runs_in_a_browser(hostile_site):
             browser.close()
     assert opened >= 5  # every card of the citing page was really shown
     assert dialogs == []
+
+
+# -- the project's own glossary definitions, shown away from their page -----------------------
+
+OWN_GLOSSARY = """\
+# Own glossary
+
+```{glossary}
+widget
+   A widget <script>window.__pwned=20;alert(20)</script> with <b onclick="window.__pwned=21">bold</b>
+   and [a link](javascript:window.__pwned=22) that markdown-it keeps as text.
+
+gadget
+   A plain gadget.
+```
+"""
+
+
+OWN_GLOSSARY_RST = """\
+Own glossary
+============
+
+.. role:: raw-html(raw)
+   :format: html
+
+.. glossary::
+
+   widget
+      A widget :raw-html:`<script>window.__pwned=20;alert(20)</script>` with :raw-html:`<b onclick="x">bold</b>`
+      and `a link <javascript:window.__pwned=22>`_ that runs.
+
+   gadget
+      A plain gadget.
+"""
+
+
+@pytest.mark.parametrize(
+    ("builder", "page"),
+    [("html", "own.md"), ("dirhtml", "own.md"), ("singlehtml", "own.md"), ("html", "own.rst")],
+)
+def test_raw_html_of_a_project_definition_stays_on_its_own_page(builder, page, project, make_app):
+    own_text = OWN_GLOSSARY if page.endswith(".md") else OWN_GLOSSARY_RST
+    srcdir = project({page: own_text, "citing.md": "# Citing\n\nA {term}`widget` and a {term}`gadget`.\n"})
+    app = make_app(builder, srcdir=srcdir, freshenv=True)
+    app.build()
+    outdir = Path(app.outdir)
+    cards = [
+        card
+        for page in outdir.rglob("*.html")
+        for card in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select(".mlglossary-card")
+    ]
+    widget_cards = [card for card in cards if card.select_one("strong").get_text() == "widget"]
+    if builder != "singlehtml":  # (cards on singlehtml are another change's)
+        assert widget_cards
+    for card in widget_cards:
+        assert_inert(card, "card")
+        summary = card.select_one(".mlglossary-card-summary")
+        assert summary.find(["script", "b"]) is None
+        assert "A widget" in summary.get_text() and "a link" in summary.get_text()
+        assert summary.find("a") is None and summary.find(id=True) is None
+    data = json.loads((outdir / "glossary.json").read_text(encoding="utf-8"))
+    widget = next(term for term in data["terms"] if term["name"] == "widget")
+    html = BeautifulSoup(widget["summary"]["html"], "html.parser")
+    assert_inert(html, "glossary.json")
+    assert html.find(["script", "b"]) is None and "<script>" not in widget["summary"]["text"]
+    # the project's own page keeps what MyST made of its text
+    own = next(outdir.rglob("own.html" if builder == "html" else "*.html"))
+    if builder == "html":
+        assert "window.__pwned=20" in own.read_text(encoding="utf-8")
+    warnings = [line for line in app.warning.getvalue().splitlines() if "[mlglossary.markup]" in line]
+    assert len(warnings) == 1, warnings  # one per definition, none for the plain one
+    assert page in warnings[0] and "glossary term 'widget'" in warnings[0]
+    assert "own." in warnings[0] and "'<b onclick=" in warnings[0]
+    if page.endswith(".rst"):
+        assert "link to 'javascript:window.__pwned=22' is not allowed" in warnings[0]
+
+
+def test_summary_warnings_name_the_file_the_entry_comes_from(project, make_app):
+    theirs = glossary_toml([entry("theirs-only", "theirs only", summary="Summary with <b>raw</b> markup.")])
+    srcdir = project(
+        {
+            "theirs.md": "# Theirs\n\n```{mlglossary}\n:source: data/theirs.toml\n```\n",
+            "citing.md": "# Citing\n\nThe {term}`theirs only` term.\n",
+        }
+    )
+    (srcdir / "data").mkdir()
+    (srcdir / "data" / "theirs.toml").write_text(theirs, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if "'<b>'" in line]
+    assert warnings
+    assert all(f"{srcdir / 'data' / 'theirs.toml'}:4" in line for line in warnings), warnings
+    assert not any("en.toml" in line for line in warnings)
+    assert all("entry 'theirs-only'" in line for line in warnings)
+
+
+def test_body_warnings_of_a_merged_glossary_name_each_entry_s_own_file(use_glossary, project, make_app):
+    bundled = use_glossary(glossary_toml([entry("base", "base", body="Base <b>raw</b> body.")]))
+    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: theirs.toml\n:merge:\n```\n"})
+    (srcdir / "glossary.md").unlink()
+    theirs = srcdir / "theirs.toml"
+    theirs.write_text(glossary_toml([entry("extra", "extra", body="Extra <i>raw</i> body.")]), encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = app.warning.getvalue().splitlines()
+    (base,) = [line for line in warnings if "'<b>'" in line]
+    (extra,) = [line for line in warnings if "'<i>'" in line]
+    assert f"{bundled}:4:" in base and "entry 'base'" in base
+    assert f"{theirs}:4:" in extra and "entry 'extra'" in extra
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None and os.environ.get("CI") != "true", reason="no chromium")
+@pytest.mark.browser
+def test_a_project_definition_s_html_runs_nowhere_but_its_own_page(project, make_app):
+    """Before: the image's handler ran on every page citing the term (its card held the tag)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium")
+    assert chromium, "CI=true but chromium is not installed"
+    own = '# Own\n\n```{glossary}\nwidget\n   A widget <img src=x onerror="window.__pwned=23"> here.\n```\n'
+    srcdir = project({"own.md": own, "citing.md": "# Citing\n\nA {term}`widget`.\n"})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto((Path(app.outdir) / "citing.html").as_uri())
+            link = page.locator("a.mlglossary-term").first
+            link.hover()
+            page.wait_for_timeout(400)
+            assert page.locator(".mlglossary-card.mlglossary-open").count() == 1
+            assert page.evaluate("typeof window.__pwned") == "undefined"
+            # the project's own page keeps its HTML, so there it runs: the author wrote it for that page
+            page.goto((Path(app.outdir) / "own.html").as_uri())
+            page.wait_for_timeout(300)
+            assert page.evaluate("window.__pwned") == 23
+        finally:
+            browser.close()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..confinement import DEFAULT_MAX_BYTES, read_data_file
 from ..loader import GlossaryDataError, parse_glossary
 from ..model import Glossary
 from .encoding import decode_source
-from .result import ImportResult
+from .result import ImportResult, Notice
 from .transformers_md import read_transformers_markdown
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
@@ -20,20 +21,20 @@ def read_source(
     language: str | None = None,
     link_base: str = "",
     reference: Glossary | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> ImportResult:
     """Read a glossary file, picking the format by suffix (or by content when the suffix says nothing).
 
     Problems that leave a usable glossary come back as notices; the rest raise
-    :class:`~sphinxcontrib_mlglossary.loader.GlossaryDataError`.
+    :class:`~sphinxcontrib_mlglossary.loader.GlossaryDataError`. Only regular files up to
+    ``max_bytes`` are read (:func:`~sphinxcontrib_mlglossary.confinement.read_data_file`).
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise GlossaryDataError(path, f"cannot read the file: {exc.strerror}", hint="check the path") from None
+    raw = read_data_file(path, max_bytes=max_bytes)
     decoded = decode_source(raw, path)
     if _is_toml(path, decoded.text):
-        glossary = parse_glossary(decoded.text, path, reference=reference)
+        found: list[tuple[int, str]] = []
+        glossary = parse_glossary(decoded.text, path, reference=reference, warnings=found)
         if language and glossary.language != language:
             raise GlossaryDataError(
                 path,
@@ -41,7 +42,8 @@ def read_source(
                 field="language",
                 hint="fix the file's language or ask for the language it declares",
             )
-        return ImportResult(glossary, decoded.notices)
+        notices = tuple(Notice("warning", "data", message, line=line) for line, message in found)
+        return ImportResult(glossary, decoded.notices + notices)
     result = read_transformers_markdown(decoded.text, path, language=language, link_base=link_base, reference=reference)
     return ImportResult(result.glossary, decoded.notices + result.notices)
 

@@ -19,6 +19,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ..loader import GlossaryDataError
 from ..model import Entry, Glossary, fold, slugify
+from ..names import clean_name, look_alike_message, look_alikes, removal_message
 from .headings import Heading, is_latin, parse_heading
 from .myst_writer import MystWriter, TermTarget, WriterContext, markdown_parser, plain_text
 from .result import ImportResult, Notice
@@ -26,8 +27,6 @@ from .result import ImportResult, Notice
 _SENTENCE_END = re.compile(r"[.!?؟。！？](?=\s|$)|[。！？]")
 _NOT_SENTENCE_END = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|No|Fig)|\b[A-Za-z]|\d)\.$")
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-#: bidirectional embeddings, overrides and isolates: they can make one name look like another
-_NAME_BREAKERS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _SCRIPT_LANGUAGES = (
     ("ARABIC", "ar"),
     ("HANGUL", "ko"),
@@ -93,12 +92,16 @@ def read_transformers_markdown(
         )
     translated = language.split("_")[0].split("-")[0].lower() != "en"
     for draft in drafts:
-        parsed = parse_heading(draft.heading.text, translated=translated)
+        cleaned = clean_name(draft.heading.text)
+        if cleaned.removed:
+            message = removal_message(cleaned.removed, cleaned.text)
+            notices.append(Notice("warning", "data", f"{draft_where(path, draft)}: {message}", line=draft.line))
+        parsed = parse_heading(cleaned.text, translated=translated)
         draft.heading = replace(
             parsed,
-            name=clean_name(parsed.name) or clean_name(parsed.text) or f"term {draft.line}",
-            abbreviations=tuple(a for a in map(clean_name, parsed.abbreviations) if a),
-            english=clean_name(parsed.english),
+            name=_name(parsed.name) or _name(parsed.text) or f"term {draft.line}",
+            abbreviations=tuple(a for a in map(_name, parsed.abbreviations) if a),
+            english=_name(parsed.english),
         )
     _assign_ids(drafts, reference, path, notices)
 
@@ -121,6 +124,7 @@ def read_transformers_markdown(
     if reference is not None:
         entries = [_inherit(entry, reference) for entry in entries]
     entries = _unique_names(entries, path, notices)
+    _report_look_alikes(entries, path, notices)
     ids = {entry.id for entry in entries}
     entries = [replace(entry, see_also=tuple(i for i in entry.see_also if i in ids)) for entry in entries]
     return ImportResult(Glossary(language=language, entries=tuple(entries), source=path), tuple(notices))
@@ -143,12 +147,19 @@ def _without_controls(text: str, path: Path, notices: list[Notice]) -> str:
     return _CONTROLS.sub("", text)
 
 
-def clean_name(text: str) -> str:
-    """A name as the loader keeps it: composed form, no invisible direction overrides or separators."""
-    kept = "".join(
-        char for char in text if char not in _NAME_BREAKERS and unicodedata.category(char) not in ("Zl", "Zp")
-    )
-    return unicodedata.normalize("NFC", " ".join(kept.split()))
+def _name(text: str) -> str:
+    """A name as the loader keeps it (:func:`~sphinxcontrib_mlglossary.names.clean_name`)."""
+    return clean_name(text).text
+
+
+def _report_look_alikes(entries: list[Entry], path: Path, notices: list[Notice]) -> None:
+    by_id = {entry.id: entry for entry in entries}
+    for pair in look_alikes((name, entry.id) for entry in entries for name in entry.names):
+        entry, other = by_id[pair.owner], by_id[pair.other_owner]
+        message = look_alike_message(pair, other.line)
+        notices.append(
+            Notice("warning", "data", f"{path}:{entry.line}: entry {entry.id!r}: {message}", line=entry.line)
+        )
 
 
 def _split(tree: SyntaxTreeNode, path: Path, text: str) -> tuple[list[_Draft], tuple[int, int] | None]:

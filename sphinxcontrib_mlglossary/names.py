@@ -1,0 +1,138 @@
+"""What a term name may hold, one rule for every format (TOML data files, imported Markdown).
+
+A name is matched by readers typing it and shown as a link, a heading and an index
+entry, so what can't be seen must not be part of it: invisible format characters
+(zero-width space, word joiner, byte order mark, soft hyphen), direction marks
+(U+200E, U+200F, U+061C) and bidirectional embeddings, overrides and isolates are
+removed, each removal reported by the caller. The two joiners (U+200C, U+200D) stay
+between letters of scripts that need them (Arabic, Persian, the Indic scripts); between
+Latin, Greek or Cyrillic letters they only hide a difference, and go too.
+
+Two names that look alike without being the same (a Cyrillic "а" in "аttention mask")
+are found by comparing skeletons, after Unicode TR39: letters of Cyrillic and Greek
+that are drawn like Latin ones are mapped to those, then the result is compared
+case-insensitively. Names in other scripts, or mixing scripts in separate words ("GPT-2",
+an Arabic name with a Latin abbreviation), have nothing to map and never match another.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+_JOINERS = frozenset("\u200c\u200d")
+#: invisible characters outside Unicode's format category: combining grapheme joiner,
+#: Hangul fillers, Khmer inherent vowels, braille blank
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800")
+#: text with nothing but word characters, spaces and common punctuation: nothing to remove
+_PLAIN = re.compile(r"[\w\s\-'.,()/&+:;!?\u2019]*")
+#: scripts whose letters never need a joiner between them
+_NO_JOINING = ("LATIN", "GREEK", "CYRILLIC")
+
+
+def _script_letter(char: str) -> bool:
+    """A letter or mark of a script that uses joiners (not Latin, Greek, Cyrillic; not a digit or space)."""
+    if not char or unicodedata.category(char)[0] not in "LM":
+        return False
+    return not unicodedata.name(char, "").startswith(_NO_JOINING)
+
+
+def _hidden(text: str, index: int) -> bool:
+    char = text[index]
+    if char in _JOINERS:
+        before = text[index - 1] if index else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        return not (_script_letter(before) and _script_letter(after))
+    return char in _INVISIBLE or unicodedata.category(char) == "Cf"
+
+
+def describe(char: str) -> str:
+    """``U+200F (RIGHT-TO-LEFT MARK)``: how a removed character is named in a warning."""
+    return f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed character')})"
+
+
+class CleanName(NamedTuple):
+    """A name as it is kept, and the invisible characters taken out of it."""
+
+    text: str
+    removed: tuple[str, ...]
+
+
+def clean_name(text: str) -> CleanName:
+    """The name as it is matched: composed form, single spaces, nothing invisible."""
+    composed = unicodedata.normalize("NFC", text)
+    if _PLAIN.fullmatch(composed):  # the common case, checked in C
+        return CleanName(" ".join(composed.split()), ())
+    hidden = [_hidden(composed, i) for i in range(len(composed))]
+    removed = tuple(dict.fromkeys(char for char, drop in zip(composed, hidden, strict=True) if drop))
+    kept = "".join(char for char, drop in zip(composed, hidden, strict=True) if not drop)
+    return CleanName(unicodedata.normalize("NFC", " ".join(kept.split())), removed)
+
+
+def removal_message(removed: Sequence[str], name: str) -> str:
+    """What a warning says about characters taken out of ``name``."""
+    return (
+        f"{', '.join(map(describe, removed))} removed from the name {name!r}: "
+        "invisible and direction-control characters can make a name look like another "
+        "(the page's direction is set for you; remove them from the file)"
+    )
+
+
+# -- look-alikes ---------------------------------------------------------------------------
+
+#: Cyrillic and Greek letters drawn like a Latin letter, as in TR39's confusables (a
+#: small, deliberate subset: letters that are indistinguishable in common fonts)
+_LOOK_ALIKE = str.maketrans(
+    {
+        # Cyrillic capitals, then small letters
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+        "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
+        "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y",
+        # Greek capitals, then small letters
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        "ο": "o", "ν": "v", "ρ": "p", "ι": "i", "ϲ": "c", "ϳ": "j", "α": "a", "γ": "y",
+    }
+)  # fmt: skip
+
+
+def skeleton(name: str) -> str:
+    """A key two names share when they look alike: look-alike letters mapped to Latin, then case-folded."""
+    decomposed = unicodedata.normalize("NFD", name)
+    mapped = decomposed.translate(_LOOK_ALIKE).casefold().translate(_LOOK_ALIKE)
+    return " ".join(unicodedata.normalize("NFC", mapped).split())
+
+
+class LookAlike(NamedTuple):
+    """Two names of a glossary that look alike: the later one and the one it imitates."""
+
+    name: str
+    owner: str
+    other_name: str
+    other_owner: str
+
+
+def look_alikes(named: Iterable[tuple[str, str]]) -> list[LookAlike]:
+    """Pairs of (name, owner) whose names look alike but differ (owners: entry ids, say)."""
+    seen: dict[str, tuple[str, str]] = {}
+    found: list[LookAlike] = []
+    for name, owner in named:
+        key = skeleton(name)
+        first = seen.setdefault(key, (name, owner))
+        if first[0] != name and first[0].casefold() != name.casefold():
+            found.append(LookAlike(name, owner, *first))
+    return found
+
+
+def look_alike_message(pair: LookAlike, other_line: int = 0) -> str:
+    """What a warning says about two names that look alike (the letters that differ named)."""
+    letters = sorted({char for char in pair.name + pair.other_name if char.translate(_LOOK_ALIKE) != char})
+    spelt = f" ({', '.join(map(describe, letters))})" if letters else ""
+    where = f" (line {other_line})" if other_line else ""
+    return (
+        f"the name {pair.name!r} looks like {pair.other_name!r} of entry {pair.other_owner!r}{where} "
+        f"but is spelt with other letters{spelt}; readers can't tell them apart, so rename one of them"
+    )
