@@ -72,6 +72,29 @@ class tooltip_card(nodes.General, nodes.Element):
     """One term's card: title, summary, "read more"."""
 
 
+class card_batch(nodes.Element):
+    """Cards rendered by one ``render_partial`` call, each into its own string.
+
+    Its visitor walks the cards one by one and keeps what each wrote: the translator
+    says where a card ends, so no marker in the output (which text could contain)
+    has to.
+    """
+
+
+#: attribute of :class:`card_batch`: the HTML of each child, once rendered
+PIECES = "mlglossary_pieces"
+
+
+def visit_card_batch_html(self: HTML5Translator, node: card_batch) -> None:
+    pieces = node[PIECES] = []
+    for child in node.children:
+        start = len(self.body)
+        child.walkabout(self)
+        pieces.append("".join(self.body[start:]).strip())
+        del self.body[start:]
+    raise nodes.SkipNode
+
+
 class backlink_page(nodes.Inline, nodes.Element):
     """A page number for a backlink, where the format has pages (LaTeX)."""
 
@@ -118,6 +141,7 @@ def register(app: Sphinx) -> None:
     others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
     app.add_node(tooltip_cards, html=html, **others)  # type: ignore[arg-type]
     app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
+    app.add_node(card_batch, html=(visit_card_batch_html, None), **others)  # type: ignore[arg-type]
     # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
     app.add_node(
         backlink_page,

@@ -19,7 +19,7 @@ from sphinx.util.nodes import make_refnode
 from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_inline
-from .nodes import backlink_page, tooltip_card
+from .nodes import PIECES, backlink_page, card_batch, tooltip_card
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -154,19 +154,13 @@ def card(
     return node
 
 
-#: between cards rendered together; text can't contain it (the writer escapes "<")
-_SEPARATOR = "<!--mlglossary-card-separator-->"
-
-
 def render_together(render: Any, cards: list[tooltip_card]) -> list[str]:
     """The HTML of each card, from one ``render_partial`` call for all of them."""
-    box = nodes.container()
-    for each in cards:
-        box += nodes.raw("", _SEPARATOR, format="html")
-        box += each
-    box += nodes.raw("", _SEPARATOR, format="html")
-    pieces = render(box)["fragment"].split(_SEPARATOR)[1:-1]
-    return [piece.strip() for piece in pieces]
+    batch = card_batch()
+    batch.extend(cards)
+    render(batch)
+    pieces: list[str] = batch[PIECES]
+    return pieces
 
 
 # -- "Cited in" lists --------------------------------------------------------------------
