@@ -130,7 +130,7 @@ def card(
 ) -> tooltip_card:
     """One term's card node: title, summary with its links resolved for ``fromdoc``, "Read more"."""
     language = domain.session.settings.language
-    node = tooltip_card(ids=[card_id], href=href, plain=content.plain)
+    node = tooltip_card(ids=[card_id], href=href, plain=content.plain, label=content.title)
     # say the card's direction whenever it differs from the page's (an English card on
     # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
     if direction(language) != direction(domain.env.config.language):

@@ -19,7 +19,7 @@ from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .domain import glossary_domain
-from .nodes import AUTOLINK_CLASS, RENDERED, skip, tooltip_card, tooltip_cards, tooltip_slot
+from .nodes import AUTOLINK_CLASS, RENDERED, card_id, skip, tooltip_card, tooltip_cards, tooltip_slot
 from .rendering import CardContent, card, card_content, render_together
 from .sources import entry_for
 
@@ -189,14 +189,14 @@ class Cards:
         missing: dict[tuple[str, str, str], tooltip_card] = {}
         used: set[str] = set()
         for index, (href, target) in enumerate(targets.items()):
-            card_id = "mlglossary-card-" + (nodes.make_id(href) or str(index))
-            if card_id in used or render is None:
-                found.append(card(domain, builder, target, href, f"mlglossary-card-{index}", fromdoc))
+            ident = card_id(nodes.make_id(href) or str(index))
+            if ident in used or render is None:
+                found.append(card(domain, builder, target, href, card_id(str(index)), fromdoc))
                 continue
-            used.add(card_id)
-            key = (href, folder, card_id)
+            used.add(ident)
+            key = (href, folder, ident)
             if key not in shared:
-                missing[key] = card(domain, builder, target, href, card_id, fromdoc)
+                missing[key] = card(domain, builder, target, href, ident, fromdoc)
             found.append(key)
         if missing and render is not None:
             shared.update(zip(missing, render_together(render, list(missing.values())), strict=True))
