@@ -20,6 +20,8 @@ from .i18n import _
 from .loader import bundled_glossary
 from .markup import render_inline
 from .nodes import PIECES, backlink_page, card_batch, tooltip_card
+from .single_page import BUILDER as SINGLE_PAGE
+from .single_page import land_on_the_page
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -93,6 +95,8 @@ def _resolve_xref(env: BuildEnvironment, builder: Builder, fromdoc: str, xref: a
         std = env.get_domain("std")
         resolved = std.resolve_xref(env, fromdoc, builder, "term", xref["reftarget"], xref, content)  # type: ignore[arg-type]
         if resolved is not None:
+            if builder.name == SINGLE_PAGE:
+                land_on_the_page(resolved)
             return resolved
     return content
 

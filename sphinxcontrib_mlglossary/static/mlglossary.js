@@ -10,7 +10,7 @@ const later = (fn, ms) => { clearTimeout(timer); timer = setTimeout(fn, ms); };
 function place() {
 	const rects = term.getClientRects(), root = doc.documentElement, s = card.style, first = rects[0];
 	if (!first) return;
-	s.left = s.top = "0px"; // measure at full width
+	s.left = s.top = "0px"; // full width
 	s.maxHeight = "";
 	const w = card.offsetWidth;
 	let h = card.offsetHeight, r = rects[rects.length - 1], top = r.bottom + GAP;
@@ -35,7 +35,7 @@ function show(link) {
 	card.showPopover?.();
 	link.ariaExpanded &&= true; // where a click opens it
 	place();
-	card.offsetWidth; // fade in from hidden
+	card.offsetWidth; // fade in
 	card.classList.add("mlglossary-open");
 }
 
@@ -79,7 +79,7 @@ function init() {
 		on(link, "pointerenter", (e) => clickOnly || e.pointerType == "touch" || (term == link ? clearTimeout(timer) : later(() => show(link), SHOW)));
 		on(link, "pointerleave", leave);
 		on(link, "blur", leave);
-		// keyboard focus only: not a click's, Escape's return, or Chromium's on a #target on arrival
+		// keyboard focus only: not a click's, Escape's, or Chromium's on a #target on arrival
 		on(link, "focus", () => link.matches(":focus-visible") && key != "Escape" && (key == "Tab" || !link.matches(":target")) && show(link));
 		on(link, "click", (e) => {
 			// keys (detail 0), mouse clicks in hover mode, a second click: follow the link
