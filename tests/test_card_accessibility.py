@@ -253,3 +253,23 @@ def test_styles_stay_on_our_elements(tmp_path, open_page):  # noqa: F811 (the fi
     page.evaluate("document.querySelector('link[href*=\"mlglossary.css\"]').disabled = true")
     theirs = styles()
     assert (ours["line"], ours["style"], ours["border"]) == (theirs["line"], theirs["style"], theirs["border"])
+
+
+def test_an_open_card_is_placed_once_per_frame_while_scrolling(sites, open_page):  # noqa: F811 (the fixture imported above)
+    """Many scroll events in one frame: the card is laid out once, not once per event."""
+    page = open_page(sites["hover"] / "index.html")
+    link = terms(page).first
+    card = card_of(page, link)
+    link.hover()
+    shown(card)
+    writes = card.evaluate("""async (card) => {
+        let count = 0;
+        const watch = new MutationObserver((records) => { count += records.length; });
+        watch.observe(card, {attributes: true, attributeFilter: ["style"]});
+        for (let i = 0; i < 50; i++) dispatchEvent(new Event("scroll"));
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        watch.disconnect();
+        return count;
+    }""")
+    # one placement writes the style a handful of times; fifty would write it hundreds of times
+    assert 0 < writes <= 10
