@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, nodes, tooltips
+    from . import assets, config, nodes, single_page, tooltips
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -36,6 +36,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AutoLinker)
     app.add_post_transform(TermTargets)
     app.add_post_transform(CitedOnly)
+    single_page.register(app)
     tooltips.register(app)
     app.add_post_transform(Backlinks)
     app.connect("builder-inited", start_session)

@@ -55,12 +55,18 @@ def link_assets(
 def right_to_left_page(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
 ) -> None:
-    """Sphinx writes no ``dir``; themes built on the basic layout accept our ``<html>`` tag."""
+    """Sphinx writes no ``dir``; themes built on the basic layout accept our ``<html>`` tag.
+
+    ``data-mlglossary-dir`` says the direction is ours: our stylesheet then keeps the
+    page's code blocks left to right (and leaves pages whose theme chose alone).
+    """
     language = app.config.language
     if direction(language) != "rtl" or context.get("html_tag"):
         return
     root = context.get("content_root", "")
-    context["html_tag"] = f'<html lang="{escape(language)}" dir="rtl" data-content_root="{escape(root)}">'
+    context["html_tag"] = (
+        f'<html lang="{escape(language)}" dir="rtl" data-mlglossary-dir data-content_root="{escape(root)}">'
+    )
 
 
 def register(app: Sphinx) -> None:

@@ -69,7 +69,42 @@ class tooltip_slot(nodes.Invisible, nodes.Element):
 
 
 class tooltip_card(nodes.General, nodes.Element):
-    """One term's card: title, summary, "read more"."""
+    """One term's card: title, summary, "read more".
+
+    Its id is :func:`card_id`: content can't take it.
+    """
+
+
+def card_id(key: str) -> str:
+    """A card's id: ``mlglossary-card--`` and ``key`` (an id made from its href, or a number).
+
+    Ids from content (docutils' and Sphinx's ``make_id``, MyST's attributes) never hold
+    two hyphens in a row, so no label, topic or section of a page can take a card's id.
+    """
+    return "mlglossary-card--" + key
+
+
+class card_batch(nodes.Element):
+    """Cards rendered by one ``render_partial`` call, each into its own string.
+
+    Its visitor walks the cards one by one and keeps what each wrote: the translator
+    says where a card ends, so no marker in the output (which text could contain)
+    has to.
+    """
+
+
+#: attribute of :class:`card_batch`: the HTML of each child, once rendered
+PIECES = "mlglossary_pieces"
+
+
+def visit_card_batch_html(self: HTML5Translator, node: card_batch) -> None:
+    pieces = node[PIECES] = []
+    for child in node.children:
+        start = len(self.body)
+        child.walkabout(self)
+        pieces.append("".join(self.body[start:]).strip())
+        del self.body[start:]
+    raise nodes.SkipNode
 
 
 class backlink_page(nodes.Inline, nodes.Element):
@@ -85,14 +120,25 @@ def visit_backlink_page_latex(self: Any, node: backlink_page) -> None:
 def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
     if not node.get(RENDERED) and not node.children:
         raise nodes.SkipNode  # no link of the page has a card
-    # written by hand to keep our class first; "no-search" stays on the node for the indexer
+    # written by hand to keep our class first; "no-search" stays on the node for the indexer.
+    # The script finds the block by its data attribute: content can copy a class, not write that
     trigger = self.attval(node["trigger"])
     self.body.append(f'<div class="mlglossary-cards no-search" hidden="hidden" data-mlglossary-trigger="{trigger}">')
     self.body.extend(node.get(RENDERED, ()))
 
 
 def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:
-    attributes: dict[str, Any] = {"role": "tooltip", "data-mlglossary-href": node["href"]}
+    """A card is a non-modal dialog named by its term (``role="dialog"``, no ``aria-modal``).
+
+    A card holds links ("Read more", links in summaries). The ARIA ``tooltip`` role is for
+    text that takes no focus, and a toggletip is a button announcing plain text in a live
+    region, so neither fits; a non-modal dialog is the pattern for a popup with interactive
+    content that leaves the rest of the page usable. The term stays a link (its
+    ``aria-describedby`` points at the card, so its summary is read on focus); the script
+    places the shown card right after its term, so Tab goes from the term into the card and
+    on out of it, and sets ``aria-expanded`` where a click opens it.
+    """
+    attributes: dict[str, Any] = {"role": "dialog", "aria-label": node["label"], "data-mlglossary-href": node["href"]}
     if node.get("dir"):
         attributes["dir"] = node["dir"]
     if node.get("lang"):
@@ -118,6 +164,7 @@ def register(app: Sphinx) -> None:
     others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
     app.add_node(tooltip_cards, html=html, **others)  # type: ignore[arg-type]
     app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
+    app.add_node(card_batch, html=(visit_card_batch_html, None), **others)  # type: ignore[arg-type]
     # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
     app.add_node(
         backlink_page,

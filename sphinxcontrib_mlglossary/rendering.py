@@ -20,7 +20,9 @@ from sphinx.util.nodes import make_refnode
 
 from .i18n import _
 from .markup import render_inline
-from .nodes import backlink_page, tooltip_card
+from .nodes import PIECES, backlink_page, card_batch, tooltip_card
+from .single_page import BUILDER as SINGLE_PAGE
+from .single_page import land_on_the_page
 from .sources import data_location
 from .text_direction import direction
 
@@ -105,6 +107,8 @@ def _resolve_xref(env: BuildEnvironment, builder: Builder, fromdoc: str, xref: a
         std = env.get_domain("std")
         resolved = std.resolve_xref(env, fromdoc, builder, "term", xref["reftarget"], xref, content)  # type: ignore[arg-type]
         if resolved is not None:
+            if builder.name == SINGLE_PAGE:
+                land_on_the_page(resolved)
             return resolved
     return content
 
@@ -142,7 +146,7 @@ def card(
 ) -> tooltip_card:
     """One term's card node: title, summary with its links resolved for ``fromdoc``, "Read more"."""
     language = domain.session.settings.language
-    node = tooltip_card(ids=[card_id], href=href, plain=content.plain)
+    node = tooltip_card(ids=[card_id], href=href, plain=content.plain, label=content.title)
     # say the card's direction whenever it differs from the page's (an English card on
     # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
     if direction(language) != direction(domain.env.config.language):
@@ -166,19 +170,13 @@ def card(
     return node
 
 
-#: between cards rendered together; text can't contain it (the writer escapes "<")
-_SEPARATOR = "<!--mlglossary-card-separator-->"
-
-
 def render_together(render: Any, cards: list[tooltip_card]) -> list[str]:
     """The HTML of each card, from one ``render_partial`` call for all of them."""
-    box = nodes.container()
-    for each in cards:
-        box += nodes.raw("", _SEPARATOR, format="html")
-        box += each
-    box += nodes.raw("", _SEPARATOR, format="html")
-    pieces = render(box)["fragment"].split(_SEPARATOR)[1:-1]
-    return [piece.strip() for piece in pieces]
+    batch = card_batch()
+    batch.extend(cards)
+    render(batch)
+    pieces: list[str] = batch[PIECES]
+    return pieces
 
 
 # -- "Cited in" lists --------------------------------------------------------------------

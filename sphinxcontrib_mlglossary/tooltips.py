@@ -19,8 +19,10 @@ from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .domain import glossary_domain
-from .nodes import AUTOLINK_CLASS, RENDERED, skip, tooltip_card, tooltip_cards, tooltip_slot
+from .nodes import RENDERED, card_id, skip, tooltip_card, tooltip_cards, tooltip_slot
 from .rendering import CardContent, card, card_content, render_together
+from .single_page import BUILDER as SINGLE_PAGE
+from .single_page import is_term_link
 from .sources import entry_for
 
 if TYPE_CHECKING:
@@ -121,7 +123,7 @@ class Cards:
 
     def attach(self, document: nodes.document) -> None:
         block = next((c for c in reversed(document.children) if isinstance(c, tooltip_cards)), None)
-        links = [ref for ref in document.findall(nodes.reference) if _is_term_link(ref)]
+        links = [ref for ref in document.findall(nodes.reference) if is_term_link(ref)]
         if block is None or not links:
             return
         table = card_sources(self.domain)
@@ -189,14 +191,14 @@ class Cards:
         missing: dict[tuple[str, str, str], tooltip_card] = {}
         used: set[str] = set()
         for index, (href, target) in enumerate(targets.items()):
-            card_id = "mlglossary-card-" + (nodes.make_id(href) or str(index))
-            if card_id in used or render is None:
-                found.append(card(domain, builder, target, href, f"mlglossary-card-{index}", fromdoc))
+            ident = card_id(nodes.make_id(href) or str(index))
+            if ident in used or render is None:
+                found.append(card(domain, builder, target, href, card_id(str(index)), fromdoc))
                 continue
-            used.add(card_id)
-            key = (href, folder, card_id)
+            used.add(ident)
+            key = (href, folder, ident)
             if key not in shared:
-                missing[key] = card(domain, builder, target, href, card_id, fromdoc)
+                missing[key] = card(domain, builder, target, href, ident, fromdoc)
             found.append(key)
         if missing and render is not None:
             shared.update(zip(missing, render_together(render, list(missing.values())), strict=True))
@@ -212,16 +214,18 @@ class Cards:
     ) -> tuple[str, CardContent | None]:
         """The href as written and the glossary term it points at, if it is one of the project's."""
         domain, builder, fromdoc = self.domain, self.builder, self.fromdoc
+        page: str | None = None  # None: a link within the page
         if "refid" in link:
-            anchor, href, docs = link["refid"], "#" + link["refid"], {fromdoc}
+            anchor, href = link["refid"], "#" + link["refid"]
         else:
             refuri = link.get("refuri", "")
             page, _sep, anchor = refuri.partition("#")
-            href, docs = refuri, None
+            href = refuri
         contents = domain.session.resolved.card_targets
         for docname, term in table.get(anchor, ()):
-            if docs is not None:
-                if docname not in docs:
+            if page is None:
+                # every document is on the single page; elsewhere the term must be on this one
+                if docname != fromdoc and builder.name != SINGLE_PAGE:
                     continue
             else:
                 if docname not in uris:
@@ -232,14 +236,6 @@ class Cards:
                 contents[(docname, anchor)] = card_content(domain, term, document)
             return href, contents[(docname, anchor)]
         return href, None
-
-
-def _is_term_link(reference: nodes.reference) -> bool:
-    if not reference.children:
-        return False
-    first = reference.children[0]
-    classes = first.get("classes", ()) if isinstance(first, nodes.Element) else ()
-    return "std-term" in classes or AUTOLINK_CLASS in classes
 
 
 def register(app: Sphinx) -> None:

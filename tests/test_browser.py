@@ -171,41 +171,50 @@ def center(rect: dict[str, float]) -> tuple[float, float]:
 
 
 def test_init_wires_links_to_cards(site, open_page):
-    """Every term link describes its card (matched by href), cards move to <body> hidden, titles move aside."""
+    """Every term link describes its card (matched by href); cards wait hidden in their block, titles move aside."""
     page = open_page(site["hover"] / "index.html")
     state = page.evaluate("""() => [...document.querySelectorAll("a.mlglossary-term")].map((a) => {
         const card = document.getElementById(a.getAttribute("aria-describedby"));
         return {href: a.getAttribute("href"), card: card && card.dataset.mlglossaryHref,
-                parent: card && card.parentElement.tagName, hidden: card && card.hidden,
-                title: a.getAttribute("title"), kept: a.dataset.mlglossaryTitle};
+                parent: card && card.parentElement.className, hidden: card && card.hidden,
+                title: a.getAttribute("title"),
+                expanded: a.getAttribute("aria-expanded")};
     })""")
     assert len(state) == 4
     for link in state:
         assert link["card"] == link["href"]
-        assert link["parent"] == "BODY"
+        assert link["parent"].startswith("mlglossary-cards")
         assert link["hidden"] is True
-        assert link["title"] is None
-        assert link["kept"]
-    # the two "attention mask" links share one card; the hidden box is left empty
+        assert link["title"] is None  # the no-JavaScript fallback, dropped: the card says it
+        assert link["expanded"] is None  # hover mode: a click follows the link, nothing expands
+    # the two "attention mask" links share one card
     assert state[0]["href"] == state[2]["href"]
     described = [terms(page).nth(i).get_attribute("aria-describedby") for i in range(4)]
     assert described[0] == described[2] and len(set(described)) == 3
-    assert page.locator(".mlglossary-cards .mlglossary-card").count() == 0
-    assert page.locator("body > .mlglossary-card").count() == 3
+    assert page.locator(".mlglossary-cards > .mlglossary-card").count() == 3
+    # shown, a card is the next element after its term (reading and Tab order), then stays there
+    for index in (0, 2):
+        link = terms(page).nth(index)
+        link.hover()
+        card = card_of(page, link)
+        shown(card)
+        assert link.evaluate("(a) => a.nextElementSibling.id") == card.get_attribute("id")
+        page.mouse.move(1, 1)
+        expect(card).to_be_hidden()
 
 
 def test_fixture_page_loading_synchronously_and_card_layout(open_page):
     """Hand-written page: a blocking <script> in <head> still initialises; theme p styles don't leak in."""
     page = open_page(FIXTURE, width=1200)
     link = terms(page).first
-    assert link.get_attribute("aria-describedby") == "mlglossary-card-0"
+    assert link.get_attribute("aria-describedby") == "mlglossary-card--0"
     assert link.get_attribute("title") is None
     # a link without a matching card is left alone, title included
     orphan = page.locator('a[href="glossary.html#term-nothing"]')
     assert orphan.get_attribute("aria-describedby") is None
     assert orphan.get_attribute("title") == "No card for this one."
     link.hover()
-    card = page.locator("#mlglossary-card-0")
+    card = page.locator("#mlglossary-card--0")
     shown(card)
     style = card.evaluate("""(c) => {
         const s = getComputedStyle(c), p = getComputedStyle(c.querySelector("p"));
@@ -269,6 +278,7 @@ def test_escape_closes_a_hovered_card_until_the_next_hover(site, open_page):
 
 
 def test_keyboard_focus_blur_and_escape(site, open_page):
+    """Tab onto a term opens its card; the next Tabs go through the card's links, then on to the next term."""
     page = open_page(site["hover"] / "index.html")
     first, second = terms(page).nth(0), terms(page).nth(1)
     card1, card2 = card_of(page, first), card_of(page, second)
@@ -276,6 +286,15 @@ def test_keyboard_focus_blur_and_escape(site, open_page):
     page.keyboard.press("Tab")
     expect(first).to_be_focused()
     shown(card1)
+    # from the term into its card: each of the card's links in turn, the card staying open
+    inside = card1.locator("a")
+    assert inside.count() >= 1
+    for index in range(inside.count()):
+        page.keyboard.press("Tab")
+        expect(inside.nth(index)).to_be_focused()
+        page.wait_for_timeout(HIDE_DELAY + 50)
+        shown(card1)
+    # out of the card: it closes, the next term opens its own
     page.keyboard.press("Tab")
     expect(second).to_be_focused()
     shown(card2)
@@ -284,20 +303,22 @@ def test_keyboard_focus_blur_and_escape(site, open_page):
     page.keyboard.press("Escape")
     expect(second).to_be_focused()
     stays_hidden(page, card2)
+    # a closed card is out of the Tab order: Shift+Tab goes straight back to the first term
     page.keyboard.press("Shift+Tab")
     expect(first).to_be_focused()
     shown(card1)
     # blur hides ...
     page.keyboard.press("Shift+Tab")
     expect(card1).to_be_hidden()
-    # ... unless focus moved into the card
+    # ... unless focus moved into the card; Escape there closes it and focus returns to its term
     page.keyboard.press("Tab")
     shown(card1)
-    card1.locator(".mlglossary-card-more a").focus()
-    page.wait_for_timeout(2 * HIDE_DELAY)
-    shown(card1)
+    page.keyboard.press("Tab")
+    expect(card1.locator("a").first).to_be_focused()
     page.keyboard.press("Escape")
     expect(card1).to_be_hidden()
+    expect(first).to_be_focused()
+    stays_hidden(page, card1)
 
 
 def test_touch_first_tap_opens_second_tap_follows(site, open_page):

@@ -44,7 +44,9 @@ def test_every_resolved_term_link_has_a_card(root_app):
         assert "mlglossary-term" in link["class"]
         assert link["title"]  # the no-JavaScript fallback
     mlm = cards["glossary.html#term-masked-language-modeling"]
-    assert mlm["role"] == "tooltip"
+    # a non-modal dialog named by its term (a card holds links: no "tooltip" role)
+    assert (mlm["role"], mlm["aria-label"]) == ("dialog", "masked language modeling")
+    assert not mlm.has_attr("aria-modal")
     assert mlm.select_one(".mlglossary-card-title").get_text(" ", strip=True) == "masked language modeling (MLM)"
     entry = bundled_glossary("en").get("masked-language-modeling")
     summary = mlm.select_one(".mlglossary-card-summary").get_text()

@@ -1,118 +1,103 @@
-/* sphinxcontrib-mlglossary: a term's card on hover, focus or tap. */
+/* sphinxcontrib-mlglossary: a term's card (a non-modal dialog, see nodes.py) on hover, focus or tap.
+Shown, it follows its term in the DOM (Tab goes into it) and is a popover (top layer). */
 (() => {
-  "use strict";
-  const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8;
-  const cardOf = new Map(); // link -> card
-  let open = null;     // {link, card} on screen
-  let pinned = false;  // opened by a tap: stays until Escape, a tap outside or a second tap
-  let timer = 0;       // the one pending show or hide
-  let pointer = "mouse", clickOnly = false;
+const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8, cardOf = new Map(), doc = document;
+// the shown term and card; pinned: opened by a click
+let term, card, pinned, timer, frame, key, pointer, clickOnly;
+const on = (el, type, fn) => el.addEventListener(type, fn, true);
+const later = (fn, ms) => { clearTimeout(timer); timer = setTimeout(fn, ms); };
 
-  const later = (fn, ms) => { clearTimeout(timer); timer = setTimeout(fn, ms); };
+function place() {
+	const rects = term.getClientRects(), root = doc.documentElement, s = card.style, first = rects[0];
+	if (!first) return;
+	s.left = s.top = "0px"; // full width
+	s.maxHeight = "";
+	const w = card.offsetWidth;
+	let h = card.offsetHeight, r = rects[rects.length - 1], top = r.bottom + GAP;
+	// below the last line, or above the first if roomier; too tall, it scrolls
+	const below = root.clientHeight - EDGE - top, over = first.top - GAP - EDGE, above = h > below && over > below;
+	const fit = Math.max(above ? over : below, 0);
+	if (h > fit) s.maxHeight = (h = fit) + "px";
+	if (above) { r = first; top = r.top - GAP - h; }
+	const left = getComputedStyle(term).direction == "rtl" ? r.right - w : r.left;
+	s.left = Math.max(EDGE, Math.min(left, root.clientWidth - w - EDGE)) + "px";
+	s.top = top + "px";
+	card.classList.toggle("mlglossary-above", above);
+}
 
-  function place(link, card) {
-    const rects = link.getClientRects(), root = document.documentElement;
-    if (!rects.length) return;
-    card.style.left = card.style.top = "0px"; // measure at full width
-    card.style.maxHeight = "";
-    const w = card.offsetWidth, vh = root.clientHeight;
-    let h = card.offsetHeight;
-    // below the last line; above the first if only that fits (or has more room);
-    // taller than its side's room, it scrolls instead of leaving the window
-    let r = rects[rects.length - 1], top = r.bottom + GAP;
-    const below = vh - EDGE - top, over = rects[0].top - GAP - EDGE;
-    const above = h > below && over > below;
-    if (above) r = rects[0];
-    const fit = Math.max(above ? over : below, 0);
-    if (h > fit) { card.style.maxHeight = fit + "px"; h = fit; }
-    if (above) top = r.top - GAP - h;
-    const left = getComputedStyle(link).direction === "rtl" ? r.right - w : r.left;
-    card.style.left = Math.max(EDGE, Math.min(left, root.clientWidth - w - EDGE)) + "px";
-    card.style.top = top + "px";
-    card.classList.toggle("mlglossary-above", above);
-  }
+function show(link) {
+	clearTimeout(timer);
+	if (term == link) return;
+	hide();
+	card = cardOf.get(term = link);
+	link.after(card);
+	card.hidden = false;
+	card.showPopover?.();
+	link.ariaExpanded &&= true; // where a click opens it
+	place();
+	card.offsetWidth; // fade in
+	card.classList.add("mlglossary-open");
+}
 
-  function show(link) {
-    clearTimeout(timer);
-    if (open && open.link === link) return;
-    hide();
-    const card = cardOf.get(link);
-    open = { link, card };
-    card.hidden = false;
-    place(link, card);
-    void card.offsetWidth; // start the transition from the hidden state
-    card.classList.add("mlglossary-open");
-  }
+function hide(escape) {
+	clearTimeout(timer);
+	if (!term) return;
+	card.classList.remove("mlglossary-open");
+	if (escape && card.contains(doc.activeElement)) term.focus();
+	card.hidePopover?.();
+	card.hidden = true;
+	term.ariaExpanded &&= false;
+	term = pinned = null;
+}
 
-  function hide() {
-    clearTimeout(timer);
-    if (!open) return;
-    open.card.classList.remove("mlglossary-open");
-    open.card.hidden = true;
-    open = null;
-    pinned = false;
-  }
+// after a grace delay, unless pointer or focus is on the term or card
+const leave = () => later(() => {
+	const a = doc.activeElement;
+	term && !pinned && a != term && !card.contains(a) && !term.matches(":hover") && !card.matches(":hover") && hide();
+}, HIDE);
 
-  // after a grace delay: hide unless pointer or focus is on the link or in its card
-  const leave = () => later(() => {
-    if (!open || pinned) return;
-    const { link, card } = open, a = document.activeElement;
-    if (a !== link && !card.contains(a) && !link.matches(":hover") && !card.matches(":hover")) hide();
-  }, HIDE);
+function init() {
+	// the last block with the attribute only we write (content can copy a class)
+	const box = [...doc.querySelectorAll("div.mlglossary-cards[data-mlglossary-trigger]")].pop(), byHref = new Map();
+	if (!box || box.ready) return;
+	box.ready = 1;
+	clickOnly = box.dataset.mlglossaryTrigger == "click";
+	for (const c of box.children) {
+		byHref.set(c.dataset.mlglossaryHref, c);
+		c.hidden = true;
+		c.popover = "manual";
+		c.onpointerenter = () => clearTimeout(timer);
+		c.onpointerleave = c.onfocusout = leave;
+	}
+	for (const link of doc.querySelectorAll("a.mlglossary-term")) {
+		const c = byHref.get(link.getAttribute("href"));
+		if (!c) continue;
+		cardOf.set(link, c);
+		link.setAttribute("aria-describedby", c.id);
+		if (clickOnly) link.ariaExpanded = false;
+		link.removeAttribute("title"); // the browser's tooltip would double the card
+		on(link, "pointerenter", (e) => clickOnly || e.pointerType == "touch" || (term == link ? clearTimeout(timer) : later(() => show(link), SHOW)));
+		on(link, "pointerleave", leave);
+		on(link, "blur", leave);
+		// keyboard focus only: not a click's, Escape's, or Chromium's on a #target on arrival
+		on(link, "focus", () => link.matches(":focus-visible") && key != "Escape" && (key == "Tab" || !link.matches(":target")) && show(link));
+		on(link, "click", (e) => {
+			// keys (detail 0), mouse clicks in hover mode, a second click: follow the link
+			if (!e.detail || (!clickOnly && pointer == "mouse") || (pinned && term == link)) return;
+			e.preventDefault();
+			link.ariaExpanded = false;
+			show(link);
+			pinned = true;
+		});
+	}
+	const follow = () => { frame ||= requestAnimationFrame(() => { frame = 0; term && place(); }); };
+	on(window, "pointerdown", (e) => { pointer = e.pointerType; key = ""; });
+	on(window, "keydown", (e) => { key = e.key; key == "Escape" && hide(1); });
+	on(window, "click", (e) => term && !term.contains(e.target) && !card.contains(e.target) && hide());
+	on(window, "scroll", follow); // once per frame, not per event
+	on(window, "resize", follow);
+}
 
-  function wire(link) {
-    link.addEventListener("pointerenter", (e) => {
-      if (clickOnly || e.pointerType === "touch") return;
-      if (open && open.link === link) clearTimeout(timer);
-      else later(() => show(link), SHOW);
-    });
-    link.addEventListener("pointerleave", leave);
-    link.addEventListener("focus", () => show(link));
-    link.addEventListener("blur", leave); // stays open if focus moved into the card
-    link.addEventListener("click", (e) => {
-      // keyboard (detail 0) and mouse clicks in hover mode follow the link; so does a second tap
-      if (e.detail === 0 || (!clickOnly && pointer === "mouse") || (pinned && open.link === link)) return;
-      e.preventDefault();
-      show(link);
-      pinned = true;
-    });
-  }
-
-  function init() {
-    const box = document.querySelector(".mlglossary-cards");
-    if (!box || box.dataset.mlglossaryReady) return;
-    box.dataset.mlglossaryReady = "1";
-    clickOnly = box.dataset.mlglossaryTrigger === "click";
-    const byHref = new Map();
-    for (const card of box.querySelectorAll(".mlglossary-card")) {
-      byHref.set(card.dataset.mlglossaryHref, card);
-      card.hidden = true;
-      document.body.append(card); // out of the hidden box and the theme's stacking contexts
-      card.addEventListener("pointerenter", () => clearTimeout(timer));
-      card.addEventListener("pointerleave", leave);
-      card.addEventListener("focusout", leave);
-    }
-    for (const link of document.querySelectorAll("a.mlglossary-term")) {
-      const card = byHref.get(link.getAttribute("href"));
-      if (!card) continue;
-      cardOf.set(link, card);
-      link.setAttribute("aria-describedby", card.id);
-      if (link.hasAttribute("title")) { // the browser's own tooltip would double the card
-        link.dataset.mlglossaryTitle = link.title;
-        link.removeAttribute("title");
-      }
-      wire(link);
-    }
-    document.addEventListener("pointerdown", (e) => { pointer = e.pointerType; }, true);
-    document.addEventListener("click", (e) => {
-      if (open && !open.link.contains(e.target) && !open.card.contains(e.target)) hide();
-    }, true);
-    document.addEventListener("keydown", (e) => { if (e.key === "Escape") hide(); });
-    const follow = () => open && place(open.link, open.card);
-    addEventListener("scroll", follow, true);
-    addEventListener("resize", follow);
-  }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+if (doc.readyState == "loading") doc.addEventListener("DOMContentLoaded", init);
+else init();
 })();

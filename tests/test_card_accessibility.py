@@ -1,0 +1,275 @@
+"""Cards by the ARIA patterns, checked in headless Chromium (issue 18).
+
+- axe-core (bundled by ``axe-playwright-python``) finds no serious or critical violation
+  in the extension's elements (term links, cards, the glossary block) on a glossary page
+  and on a page with a card open, in English and Arabic, light and dark, in furo and
+  pydata-sphinx-theme;
+- click mode says what a click does (``aria-expanded``);
+- landing on a citation (a "Cited in" link, a shared URL, back and forward) highlights it
+  and opens no card, while a real keyboard focus still opens one;
+- our stylesheet leaves the theme's own elements alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .test_browser import (  # browser and open_page are fixtures, used by name
+    HIDE_DELAY,
+    ROOT,
+    browser,  # noqa: F401
+    card_of,
+    expect,
+    open_page,  # noqa: F401
+    shown,
+    sphinx_build,
+    stays_hidden,
+    terms,
+)
+from .test_themes import BY_NAME
+from .test_themes import ROOT as THEMES_ROOT
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - the test extra installs it
+    Axe = None
+
+pytestmark = pytest.mark.browser
+
+OURS = ".mlglossary, .mlglossary-card:not([hidden]), a.mlglossary-term"
+THEMES = ["furo", "pydata_sphinx_theme"]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[object, Path]:
+    base = tmp_path_factory.mktemp("a11y")
+    built: dict[object, Path] = {
+        "hover": sphinx_build(base / "hover"),
+        "click": sphinx_build(base / "click", "mlglossary_tooltip_trigger=click"),
+    }
+    for name in THEMES:
+        if BY_NAME[name].installed:
+            for language in ("en", "ar"):
+                out = base / f"{name}-{language}"
+                built[name, language] = sphinx_build(
+                    out, f"html_theme={name}", f"language={language}", root=THEMES_ROOT
+                )
+    return built
+
+
+@pytest.fixture(scope="module")
+def axe():
+    if Axe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but axe-playwright-python is not installed (pip install -e '.[test]')")
+        pytest.skip("axe-playwright-python is not installed")
+    return Axe()
+
+
+def serious(axe, page) -> list[str]:
+    """Serious and critical axe violations in our elements, one line each with the nodes concerned."""
+    # no preload: axe would fetch the stylesheets again, which file:// pages refuse
+    results = axe.run(
+        page, context={"include": [OURS]}, options={"resultTypes": ["violations"], "preload": False}
+    ).response
+    return [
+        f"{violation['id']} ({violation['impact']}): {[node['target'] for node in violation['nodes']]}"
+        for violation in results["violations"]
+        if violation["impact"] in {"serious", "critical"}
+    ]
+
+
+# -- axe ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("name", THEMES)
+def test_axe_finds_nothing_serious(sites, open_page, axe, name, language, mode):  # noqa: F811 (the fixture imported above)
+    theme = BY_NAME[name]
+    if not theme.installed:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the theme {name} is not installed (pip install -e '.[themes]')")
+        pytest.skip(f"theme {name} is not installed")
+    site = sites[name, language]
+    context = theme.context(mode)
+    if language == "ar":
+        # these themes take no dir from the extension; a project sets it in its template
+        script = "addEventListener('DOMContentLoaded', () => { document.documentElement.dir = 'rtl'; });"
+        context["init_script"] = context.get("init_script", "") + script
+
+    glossary = open_page(site / "glossary.html", width=1200, height=800, **context)
+    assert glossary.locator(".mlglossary").count() == 1
+    assert serious(axe, glossary) == []
+
+    page = open_page(site / "index.html", width=1200, height=800, **context)
+    dark = page.evaluate("getComputedStyle(document.querySelector('.mlglossary-card')).backgroundColor")
+    assert (dark == "rgb(30, 34, 40)") == (mode == "dark")
+    link = terms(page).nth(1)
+    card = card_of(page, link)
+    link.hover()
+    shown(card)
+    card.evaluate("(c) => Promise.all(c.getAnimations().map((a) => a.finished))")
+    assert card.get_attribute("role") == "dialog" and card.get_attribute("aria-label")
+    assert serious(axe, page) == []
+    # the same with the card opened from the keyboard, focus inside it
+    page.mouse.move(1, 1)
+    expect(card).to_be_hidden()
+    for _ in range(60):  # Tab from the top of the page to the term, through the cards before it
+        page.keyboard.press("Tab")
+        if link.evaluate("(a) => a === document.activeElement"):
+            break
+    shown(card)
+    page.keyboard.press("Tab")
+    assert card.evaluate("(c) => c.contains(document.activeElement)")
+    card.evaluate("(c) => Promise.all(c.getAnimations().map((a) => a.finished))")
+    assert serious(axe, page) == []
+
+
+# -- click mode -----------------------------------------------------------------------------------
+
+
+def test_click_mode_says_expanded_or_not(sites, open_page):  # noqa: F811 (the fixture imported above)
+    page = open_page(sites["click"] / "index.html")
+    first, second = terms(page).nth(0), terms(page).nth(1)
+    assert {terms(page).nth(i).get_attribute("aria-expanded") for i in range(4)} == {"false"}
+    first.click()
+    shown(card_of(page, first))
+    assert first.get_attribute("aria-expanded") == "true"
+    second.click()
+    assert (first.get_attribute("aria-expanded"), second.get_attribute("aria-expanded")) == ("false", "true")
+    page.keyboard.press("Escape")
+    expect(card_of(page, second)).to_be_hidden()
+    assert second.get_attribute("aria-expanded") == "false"
+
+
+def test_a_tap_in_hover_mode_says_expanded(sites, open_page):  # noqa: F811 (the fixture imported above)
+    page = open_page(sites["hover"] / "index.html", has_touch=True, is_mobile=True)
+    link = terms(page).first
+    assert link.get_attribute("aria-expanded") is None
+    link.tap()
+    shown(card_of(page, link))
+    assert link.get_attribute("aria-expanded") == "true"
+    page.locator("div.body h1").tap()
+    expect(card_of(page, link)).to_be_hidden()
+    assert link.get_attribute("aria-expanded") == "false"
+
+
+# -- landing on a citation ------------------------------------------------------------------------
+
+
+def visible_cards(page) -> int:
+    return page.locator(".mlglossary-card:not([hidden])").count()
+
+
+def highlighted(link) -> bool:
+    """The citation is the :target and its highlight animation runs (or ran)."""
+    return link.evaluate("(a) => a.matches(':target') && getComputedStyle(a).animationName === 'mlglossary-cited'")
+
+
+def test_a_shared_url_to_a_citation_highlights_it_and_opens_no_card(sites, open_page):  # noqa: F811 (the fixture imported above)
+    page = open_page(sites["hover"] / "index.html")
+    cited = page.locator("a.mlglossary-term").nth(2)
+    target = cited.get_attribute("id")
+    assert target.startswith("mlglossary-cite-")
+    page.goto((sites["hover"] / "index.html").as_uri() + "#" + target)
+    cited = page.locator(f'[id="{target}"]')
+    # Chromium focuses the citation on arrival: that focus opens nothing
+    expect(cited).to_be_focused()
+    assert highlighted(cited)
+    stays_hidden(page, card_of(page, cited))
+    assert visible_cards(page) == 0
+    # a real keyboard focus does: Tab on, Shift+Tab back onto the citation itself
+    page.keyboard.press("Tab")
+    nxt = terms(page).nth(3)
+    expect(nxt).to_be_focused()
+    shown(card_of(page, nxt))
+    page.keyboard.press("Shift+Tab")
+    expect(cited).to_be_focused()
+    shown(card_of(page, cited))
+
+
+def test_following_a_backlink_and_back_and_forward_open_no_card(sites, open_page):  # noqa: F811 (the fixture imported above)
+    page = open_page(sites["hover"] / "glossary.html")
+    backlink = page.locator('.mlglossary-backlinks a[href^="index.html#mlglossary-cite-"]').first
+    href = backlink.get_attribute("href")
+    backlink.click()
+    page.wait_for_url("**/" + href)
+    cited = page.locator(f'[id="{href.partition("#")[2]}"]')
+    assert highlighted(cited)
+    page.wait_for_timeout(2 * HIDE_DELAY)
+    assert visible_cards(page) == 0
+    page.go_back()
+    page.wait_for_url("**/glossary.html")
+    page.go_forward()
+    page.wait_for_url("**/" + href)
+    page.wait_for_timeout(2 * HIDE_DELAY)
+    assert visible_cards(page) == 0
+    # a same-page jump (keyboard Enter on an in-page link to a citation) opens nothing either
+    page.evaluate("""() => {
+        const a = document.createElement("a");
+        a.href = "#mlglossary-cite-index-1";
+        a.textContent = "jump";
+        document.querySelector("div.body").prepend(a);
+    }""")
+    page.locator('a[href="#mlglossary-cite-index-1"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/index.html#mlglossary-cite-index-1")
+    page.wait_for_timeout(2 * HIDE_DELAY)
+    assert visible_cards(page) == 0
+    assert highlighted(page.locator('[id="mlglossary-cite-index-1"]'))
+
+
+# -- our stylesheet leaves the theme's elements alone -----------------------------------------------
+
+
+def test_styles_stay_on_our_elements(tmp_path, open_page):  # noqa: F811 (the fixture imported above)
+    """An Arabic page: the theme's own code block and links are as without our stylesheet,
+    except code blocks on a page whose direction we wrote (basic-layout themes)."""
+    out = sphinx_build(tmp_path / "ar", "language=ar", root=ROOT)
+    page = open_page(out / "index.html")
+
+    def styles():
+        return page.evaluate("""() => {
+            const body = document.querySelector("div.body");
+            if (!document.getElementById("probe")) body.insertAdjacentHTML("beforeend",
+                '<pre id="probe">x = f(a)</pre><p><a id="plain" href="#">plain link</a></p>');
+            const pre = getComputedStyle(document.getElementById("probe"));
+            const plain = getComputedStyle(document.getElementById("plain"));
+            return {pre: pre.direction, line: plain.textDecorationLine, style: plain.textDecorationStyle,
+                    border: plain.borderBottomStyle};
+        }""")
+
+    ours = styles()
+    assert page.locator("html").get_attribute("data-mlglossary-dir") is not None
+    assert ours["pre"] == "ltr"  # the page's direction is ours: its code stays left to right
+    # a theme that sets dir itself: its code blocks are its own business
+    page.evaluate("document.documentElement.removeAttribute('data-mlglossary-dir')")
+    assert styles()["pre"] == "rtl"
+    # without our stylesheet, the plain link looks the same
+    page.evaluate("document.querySelector('link[href*=\"mlglossary.css\"]').disabled = true")
+    theirs = styles()
+    assert (ours["line"], ours["style"], ours["border"]) == (theirs["line"], theirs["style"], theirs["border"])
+
+
+def test_an_open_card_is_placed_once_per_frame_while_scrolling(sites, open_page):  # noqa: F811 (the fixture imported above)
+    """Many scroll events in one frame: the card is laid out once, not once per event."""
+    page = open_page(sites["hover"] / "index.html")
+    link = terms(page).first
+    card = card_of(page, link)
+    link.hover()
+    shown(card)
+    writes = card.evaluate("""async (card) => {
+        let count = 0;
+        const watch = new MutationObserver((records) => { count += records.length; });
+        watch.observe(card, {attributes: true, attributeFilter: ["style"]});
+        for (let i = 0; i < 50; i++) dispatchEvent(new Event("scroll"));
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        watch.disconnect();
+        return count;
+    }""")
+    # one placement writes the style a handful of times; fifty would write it hundreds of times
+    assert 0 < writes <= 10
