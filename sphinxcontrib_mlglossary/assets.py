@@ -18,13 +18,18 @@ JS_FILE = "mlglossary.js"
 CSS_FILE = "mlglossary.css"
 
 
-def copy_assets(app: Sphinx, exception: Exception | None) -> None:
+def copy_assets(app: Sphinx) -> None:
     """Ship the assets with HTML output only (not LaTeX, not epub: no scripts there).
 
-    Copied at the end of the build rather than added to ``html_static_path``: changing
-    a config value makes the next build report "the configuration has changed".
+    Copied when the builder starts, before any page is written: Sphinx then links them
+    with its ``?v=`` checksum on every page, as it does its own static files, so a clean
+    build and an incremental one write the same ``<head>``, and a reader's browser
+    fetches the new files after an upgrade. Sphinx copies ``html_static_path`` after
+    this, so a project's own ``_static/mlglossary.css`` still replaces ours. Not added
+    to ``html_static_path``: epub builders copy that too, and a value changed after the
+    environment is loaded makes the next build report "the configuration has changed".
     """
-    if exception is not None or app.builder.format != "html" or app.builder.name in {"epub", "epub3"}:
+    if app.builder.format != "html" or app.builder.name in {"epub", "epub3"}:
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
@@ -65,5 +70,5 @@ def right_to_left_page(
 
 def register(app: Sphinx) -> None:
     app.connect("html-page-context", right_to_left_page)
-    app.connect("build-finished", copy_assets)
+    app.connect("builder-inited", copy_assets)
     app.connect("html-page-context", link_assets)
