@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .domain import glossary_domain
 from .nodes import RENDERED, tooltip_cards
 from .text_direction import direction
 
@@ -45,16 +46,24 @@ def link_assets(
 ) -> None:
     """Per-page: Sphinx reverts files added here after the page is written.
 
-    Pages with cards get both files; other right-to-left pages get the stylesheet
-    only, which keeps their code blocks left to right under our ``dir="rtl"``.
+    Pages with cards get both files; glossary pages (letter bar, "Cited in") and other
+    right-to-left pages get the stylesheet only (on the latter it keeps code blocks
+    left to right under our ``dir="rtl"``).
     """
     has_cards = doctree is not None and any(
         isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
     )
-    if has_cards or (doctree is not None and direction(app.config.language) == "rtl"):
+    if has_cards or (
+        doctree is not None and (direction(app.config.language) == "rtl" or _glossary_page(app, pagename))
+    ):
         app.add_css_file(CSS_FILE)
     if has_cards:
         app.add_js_file(JS_FILE, loading_method="defer")
+
+
+def _glossary_page(app: Sphinx, pagename: str) -> bool:
+    domain = glossary_domain(app.env)
+    return pagename in domain.definitions or pagename in domain.user_terms
 
 
 def right_to_left_page(
