@@ -76,7 +76,7 @@ def rendered(markup: str) -> str:
 
 
 def visible_text(soup) -> str:
-    body = soup.select_one("div.body")
+    body = soup.select_one("[role=main]")  # alabaster: div.body, Furo: article
     for hidden in body.select("div.mlglossary-cards, div.mlglossary-card"):
         hidden.decompose()
     text = body.get_text().replace("¶", "").replace("\u2019", "'")  # undo smart quotes
@@ -87,7 +87,7 @@ def term_links(soup) -> list[tuple[str, str]]:
     """(href, link text) of each term reference in the page text, cards left out."""
     return [
         (a["href"], a.get_text())
-        for a in soup.select("div.body a.reference.internal")
+        for a in soup.select("[role=main] a.reference.internal")
         if a.find("span", class_="std-term") and not a.find_parent(class_="mlglossary-card")
     ]
 
