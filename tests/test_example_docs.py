@@ -242,3 +242,19 @@ def test_a_different_term_in_a_translation_is_still_reported(tmp_path):
         assert len(inconsistent) == 1
     else:
         assert inconsistent == []  # Sphinx 7.3 and 8.x compare only the number of references
+
+
+TITLES = {"en": "Tiny Transformers Handbook", "es": "Pequeño manual de Transformers", "ar": "دليل المحوّلات المصغّر"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_project_title_and_copyright_in_each_language(builds, language):
+    """conf.py names the project in the page's language, and every footer credits its authors."""
+    for page in PAGES:
+        soup = builds[language].page(page)
+        assert TITLES[language] in soup.title.get_text(), page
+        footer = " ".join(soup.select_one("footer, div.footer").get_text().split())
+        assert "2026, the sphinxcontrib-mlglossary authors" in footer, page
+        assert "©." not in footer
+        if language != "en":
+            assert TITLES["en"] not in soup.title.get_text()
