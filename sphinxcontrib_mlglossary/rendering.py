@@ -212,7 +212,7 @@ def backlink_list(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, cite
 
 
 def _numbers(builder: Builder, fromdoc: str, docname: str, title: str, node_ids: list[str]) -> citation_numbers:
-    """ "3 citations" and links numbered 1 to 3, each named for screen readers ("citation 2 on Guide")."""
+    """The count in words ("3 citations") and links numbered 1 to 3, named for screen readers ("citation 2 on Guide")."""
     count = len(node_ids)
     numbers = citation_numbers(
         count=ngettext("{count} citation", "{count} citations", count).format(count=count),
