@@ -7,7 +7,7 @@ CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test lint clean
+.PHONY: docs test lint screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ docs: $(STAMP)
 test: $(STAMP)
 	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
 	$(BIN)/python -m pytest -n auto --dist loadfile
+
+## Remake the README's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks

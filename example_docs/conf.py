@@ -1,10 +1,18 @@
 """Example project for sphinxcontrib-mlglossary: read it, build it, copy what you need."""
 
+from importlib.util import find_spec
+
 project = "Tiny Transformers Handbook"
-author = "sphinxcontrib-mlglossary"
+author = "the sphinxcontrib-mlglossary authors"
+copyright = "2026, the sphinxcontrib-mlglossary authors"
 extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
 exclude_patterns = ["_build"]
-html_title = "Tiny Transformers Handbook"
+
+# Furo where it is installed (`pip install furo`), Sphinx's default theme otherwise.
+# Right-to-left pages (Arabic) keep the default theme: Furo writes its own <html> tag,
+# without the dir="rtl" the extension gives themes built on Sphinx's basic layout.
+MODERN_THEME = "furo" if find_spec("furo") else "alabaster"
+html_theme = MODERN_THEME
 
 # Translations of these pages (sphinx-intl workflow, see README "Languages"):
 #   sphinx-build -b gettext example_docs example_docs/_build/gettext
@@ -14,3 +22,22 @@ html_title = "Tiny Transformers Handbook"
 # The glossary entries are not in these catalogs: the extension ships their translations.
 locale_dirs = ["locales"]
 gettext_compact = False  # one catalog per page, mirroring the source tree
+
+#: the project's name in each language (as the home page's title in locales/*/index.po)
+TITLES = {
+    "en": "Tiny Transformers Handbook",
+    "es": "Pequeño manual de Transformers",
+    "ar": "دليل المحوّلات المصغّر",
+}
+
+
+def localize(app, config):
+    """`-D language=xx` is applied after this file runs: pick the title and theme once it is known."""
+    language = (config.language or "en").split("_")[0]
+    config.project = config.html_title = TITLES.get(language, TITLES["en"])
+    if language == "ar":
+        config.html_theme = "alabaster"
+
+
+def setup(app):
+    app.connect("config-inited", localize)

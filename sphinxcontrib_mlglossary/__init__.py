@@ -49,7 +49,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 6,
+        "env_version": 7,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .domain import glossary_domain
 from .nodes import RENDERED, tooltip_cards
 from .text_direction import direction
 
@@ -18,13 +19,18 @@ JS_FILE = "mlglossary.js"
 CSS_FILE = "mlglossary.css"
 
 
-def copy_assets(app: Sphinx, exception: Exception | None) -> None:
+def copy_assets(app: Sphinx) -> None:
     """Ship the assets with HTML output only (not LaTeX, not epub: no scripts there).
 
-    Copied at the end of the build rather than added to ``html_static_path``: changing
-    a config value makes the next build report "the configuration has changed".
+    Copied when the builder starts, before any page is written: Sphinx then links them
+    with its ``?v=`` checksum on every page, as it does its own static files, so a clean
+    build and an incremental one write the same ``<head>``, and a reader's browser
+    fetches the new files after an upgrade. Sphinx copies ``html_static_path`` after
+    this, so a project's own ``_static/mlglossary.css`` still replaces ours. Not added
+    to ``html_static_path``: epub builders copy that too, and a value changed after the
+    environment is loaded makes the next build report "the configuration has changed".
     """
-    if exception is not None or app.builder.format != "html" or app.builder.name in {"epub", "epub3"}:
+    if app.builder.format != "html" or app.builder.name in {"epub", "epub3"}:
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
@@ -40,16 +46,24 @@ def link_assets(
 ) -> None:
     """Per-page: Sphinx reverts files added here after the page is written.
 
-    Pages with cards get both files; other right-to-left pages get the stylesheet
-    only, which keeps their code blocks left to right under our ``dir="rtl"``.
+    Pages with cards get both files; glossary pages (letter bar, "Cited in") and other
+    right-to-left pages get the stylesheet only (on the latter it keeps code blocks
+    left to right under our ``dir="rtl"``).
     """
     has_cards = doctree is not None and any(
         isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
     )
-    if has_cards or (doctree is not None and direction(app.config.language) == "rtl"):
+    if has_cards or (
+        doctree is not None and (direction(app.config.language) == "rtl" or _glossary_page(app, pagename))
+    ):
         app.add_css_file(CSS_FILE)
     if has_cards:
         app.add_js_file(JS_FILE, loading_method="defer")
+
+
+def _glossary_page(app: Sphinx, pagename: str) -> bool:
+    domain = glossary_domain(app.env)
+    return pagename in domain.definitions or pagename in domain.user_terms
 
 
 def right_to_left_page(
@@ -71,5 +85,5 @@ def right_to_left_page(
 
 def register(app: Sphinx) -> None:
     app.connect("html-page-context", right_to_left_page)
-    app.connect("build-finished", copy_assets)
+    app.connect("builder-inited", copy_assets)
     app.connect("html-page-context", link_assets)

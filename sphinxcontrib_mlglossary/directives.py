@@ -22,8 +22,8 @@ from .domain import glossary_domain
 from .i18n import _
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
-from .nodes import API_REFERENCE, glossary_block
-from .sorting import letter, sort_key
+from .nodes import API_REFERENCE, glossary_block, letter_bar, letter_heading
+from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, resolve_option
 from .text_direction import direction, list_separator
 
@@ -65,11 +65,14 @@ class MlGlossaryDirective(SphinxDirective):
         domain = glossary_domain(self.env)
         defined = domain.definitions.setdefault(self.env.docname, {})
         before = set(defined)
+        # the bar is written from the letter headings left when the page is written
+        wrapper += letter_bar(label=str(_("Jump to letter")), language=language)
         for heading, group in groupby(entries, key=lambda entry: letter(entry.name, language)):
             items = [item for entry in group if (item := self._item(entry, glossary, defined)) is not None]
             if not items:
                 continue
-            rubric = nodes.rubric(heading, heading, classes=["mlglossary-letter"])
+            rubric = letter_heading(heading, heading, classes=["mlglossary-letter"], ids=[self._letter_id(heading)])
+            self.state.document.ids[rubric["ids"][0]] = rubric
             glossary_node = addnodes.glossary()
             glossary_node["sorted"] = False  # already in the language's order
             glossary_node += nodes.definition_list("", *items, classes=["glossary"])
@@ -83,6 +86,16 @@ class MlGlossaryDirective(SphinxDirective):
         for text_node in wrapper.findall(nodes.TextElement):
             text_node["translatable"] = False
         return [wrapper]
+
+    def _letter_id(self, heading: str) -> str:
+        """The heading's id, unique on the page (a page may hold several glossaries)."""
+        document = self.state.document
+        base = candidate = letter_id(heading)
+        suffix = 1
+        while candidate in document.ids:
+            suffix += 1
+            candidate = f"{base}-{suffix}"
+        return candidate
 
     def _glossary(self, language: str) -> tuple[SourceSpec, Glossary] | None:
         """The glossary to show: bundled, ``:source:``, or ``:source:`` merged on top (None after an error)."""

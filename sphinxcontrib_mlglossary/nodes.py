@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx.locale import _ as sphinx_message
+
+from .sorting import jump_bar
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -117,6 +120,101 @@ def visit_backlink_page_latex(self: Any, node: backlink_page) -> None:
     raise nodes.SkipNode
 
 
+class citation_numbers(nodes.inline):
+    """After a backlink to a page citing a term several times: how many, and a link to each.
+
+    ``count`` holds the count in words ("3 citations"), ``places`` the (docname, id)
+    of each citation; the children are the numbered links, each with its accessible
+    name in ``LABEL`` ("citation 2 on Guide"). HTML writes the count and the numbers,
+    LaTeX the count and a page reference for each, and the plain formats (text, man,
+    texinfo), where a number links nowhere, the count alone.
+    """
+
+
+#: attribute of a numbered backlink: its accessible name (the visible text is a bare number)
+LABEL = "mlglossary_label"
+
+
+def visit_citation_numbers_html(self: HTML5Translator, node: citation_numbers) -> None:
+    links = []
+    for link in node.findall(nodes.reference):
+        href = link.get("refuri") or "#" + link.get("refid", "")
+        label = link.get(LABEL, "")
+        links.append(
+            f'<a class="reference internal" href="{self.attval(href)}" aria-label="{self.attval(label)}">'
+            f"{self.encode(link.astext())}</a>"
+        )
+    count = self.encode(node["count"])
+    self.body.append(
+        f'<span class="mlglossary-cites"><span aria-hidden="true"> · </span>'
+        f'<span class="mlglossary-cites-count">{count}</span> {" ".join(links)}</span>'
+    )
+    raise nodes.SkipNode
+
+
+def visit_citation_numbers_latex(self: Any, node: citation_numbers) -> None:
+    pages = ", ".join(rf"p.~\pageref{{{self.idescape(f'{docname}:{refid}')}}}" for docname, refid in node["places"])
+    self.body.append(" (" + self.encode(node["count"]) + ": " + pages + ")")
+    raise nodes.SkipNode
+
+
+def visit_citation_numbers_plain(self: Any, node: citation_numbers) -> None:
+    """Text, man and texinfo: the count in words, escaped by the writer's own text visitor."""
+    self.visit_Text(nodes.Text(f" ({node['count']})"))
+    raise nodes.SkipNode
+
+
+class letter_heading(nodes.rubric):
+    """The heading over one letter's entries: a rubric to every writer, an anchored heading in HTML.
+
+    In HTML it is a real heading (one level below the section holding the glossary),
+    so screen readers can move between letters, with an id the letter bar links to
+    and the permalink Sphinx gives section titles.
+    """
+
+
+def _letter_level(self: HTML5Translator) -> int:
+    return max(2, min(6, self.section_level + int(getattr(self, "initial_header_level", 1))))
+
+
+def visit_letter_heading_html(self: HTML5Translator, node: letter_heading) -> None:
+    self.body.append(self.starttag(node, f"h{_letter_level(self)}", "", CLASS="rubric"))
+
+
+def depart_letter_heading_html(self: HTML5Translator, node: letter_heading) -> None:
+    self.add_permalink_ref(node, sphinx_message("Link to this heading"))
+    self.body.append(f"</h{_letter_level(self)}>\n")
+
+
+class letter_bar(nodes.comment):
+    """A glossary's A-Z bar, first in its block; HTML only (a comment to every other writer).
+
+    Written from the letter headings its block still holds when the page is written
+    (``:cited-only:`` drops letters after reading): the language's alphabet, with a
+    link on each letter that has entries. ``label`` is its accessible name.
+    """
+
+
+def visit_letter_bar_html(self: HTML5Translator, node: letter_bar) -> None:
+    block = node.parent
+    headings = [
+        (child.astext(), child["ids"][0])
+        for child in (block.children if block is not None else ())
+        if isinstance(child, letter_heading) and child["ids"]
+    ]
+    if len(headings) < 2:
+        raise nodes.SkipNode  # nothing to jump between
+    items = [
+        f'<a href="#{self.attval(target)}">{self.encode(text)}</a>'
+        if target
+        else f'<span aria-hidden="true">{self.encode(text)}</span>'
+        for text, target in jump_bar(headings, node["language"])
+    ]
+    label = self.attval(node["label"])
+    self.body.append(f'<nav class="mlglossary-letters" aria-label="{label}">{" ".join(items)}</nav>\n')
+    raise nodes.SkipNode
+
+
 def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
     if not node.get(RENDERED) and not node.children:
         raise nodes.SkipNode  # no link of the page has a card
@@ -166,6 +264,17 @@ def register(app: Sphinx) -> None:
     app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
     app.add_node(card_batch, html=(visit_card_batch_html, None), **others)  # type: ignore[arg-type]
     # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
+    app.add_node(letter_bar, html=(visit_letter_bar_html, None), **others)  # type: ignore[arg-type]
+    app.add_node(letter_heading, html=(visit_letter_heading_html, depart_letter_heading_html))
+    plain = (visit_citation_numbers_plain, None)
+    app.add_node(
+        citation_numbers,
+        html=(visit_citation_numbers_html, None),
+        latex=(visit_citation_numbers_latex, None),
+        text=plain,
+        man=plain,
+        texinfo=plain,
+    )
     app.add_node(
         backlink_page,
         html=(skip, None),

@@ -18,9 +18,9 @@ from sphinx import addnodes
 from sphinx.util.docutils import sphinx_domains
 from sphinx.util.nodes import make_refnode
 
-from .i18n import _
+from .i18n import _, ngettext
 from .markup import render_inline
-from .nodes import PIECES, backlink_page, card_batch, tooltip_card
+from .nodes import LABEL, PIECES, backlink_page, card_batch, citation_numbers, tooltip_card
 from .single_page import BUILDER as SINGLE_PAGE
 from .single_page import land_on_the_page
 from .sources import data_location
@@ -187,7 +187,12 @@ def page_title(env: BuildEnvironment, docname: str) -> str:
 
 
 def backlink_list(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, cited: Cited) -> nodes.container:
-    """The "Cited in" block of one entry, its links written for the page ``fromdoc``."""
+    """The "Cited in" block of one entry, its links written for the page ``fromdoc``.
+
+    One line per citing page: "page › section" linking to its first citation; where a
+    page cites the entry more than once, the count in words and a numbered link to
+    each citation (see :class:`~.nodes.citation_numbers` for what each format writes).
+    """
     box = nodes.container(classes=["mlglossary-backlinks"])
     label = nodes.paragraph(classes=["mlglossary-backlinks-label"])
     label += nodes.strong(text=str(_("Cited in:")))
@@ -202,26 +207,40 @@ def backlink_list(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, cite
         text = f"{title} › {first.section_title}" if first.section_title else title
         paragraph = nodes.paragraph()
         paragraph += _backlink(builder, fromdoc, docname, first_id, text)
-        paragraph += backlink_page(docname=docname, refid=first_id)
-        if len(found) > 1:
-            more = nodes.inline(classes=["mlglossary-backlinks-more"])
-            more += nodes.Text(f" ×{len(found)}: ")
-            for number, position in enumerate(found[1:], start=2):
-                if number > 2:
-                    more += nodes.Text(" ")
-                more += _backlink(builder, fromdoc, docname, domain.citation_id(docname, position) or "", str(number))
-            paragraph += more
+        if len(found) == 1:
+            paragraph += backlink_page(docname=docname, refid=first_id)
+        else:
+            node_ids = [domain.citation_id(docname, position) or "" for position in found]
+            paragraph += _numbers(builder, fromdoc, docname, title, node_ids)
         items += nodes.list_item("", paragraph)
     box += items
     if cited.total > len(cited.pages):
+        rest = cited.total - len(cited.pages)
         box += nodes.paragraph(
-            text=str(_("and {count} more pages")).format(count=cited.total - len(cited.pages)),
+            text=ngettext("and {count} more page", "and {count} more pages", rest).format(count=rest),
             classes=["mlglossary-backlinks-overflow"],
         )
     return box
 
 
-def _backlink(builder: Builder, fromdoc: str, docname: str, node_id: str, text: str) -> nodes.reference:
+def _numbers(builder: Builder, fromdoc: str, docname: str, title: str, node_ids: list[str]) -> citation_numbers:
+    """The count in words ("3 citations") and links numbered 1 to 3, named for screen readers ("citation 2 on Guide")."""
+    count = len(node_ids)
+    numbers = citation_numbers(
+        count=ngettext("{count} citation", "{count} citations", count).format(count=count),
+        places=[(docname, node_id) for node_id in node_ids],
+    )
+    for number, node_id in enumerate(node_ids, start=1):
+        link = _backlink(builder, fromdoc, docname, node_id, str(number))
+        link[LABEL] = str(_("citation {number} on {page}")).format(number=number, page=title)
+        numbers += link
+    return numbers
+
+
+def _backlink(builder: Builder, fromdoc: str, docname: str, node_id: str, text: str) -> nodes.Element:
+    if builder.format in {"text", "man"}:
+        # no links in these formats: a reference would print its "#id" target (man)
+        return nodes.inline(text=text)
     if builder.format in {"latex", "texinfo"}:
         # these writers join all pages into one file; a same-page "refid" would be
         # taken relative to the file being written, so always name the page

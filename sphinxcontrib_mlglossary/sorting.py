@@ -49,3 +49,35 @@ def letter(name: str, language: str) -> str:
     if language == "es" and base.startswith("n\x7f"):
         return "Ñ"
     return first.upper()
+
+
+#: the letters a jump bar shows for each glossary language, entries or not
+ALPHABETS = {
+    "en": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "es": "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ",
+    "ar": "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
+}
+
+
+def jump_bar(headings: list[tuple[str, str]], language: str) -> list[tuple[str, str | None]]:
+    """(letter, heading id or None) for a letter bar: the language's alphabet and any
+    other heading ("0-9", Latin letters in an Arabic glossary), in the glossary's order.
+
+    ``headings`` are (letter, id) in page order; a letter without entries gets None.
+    """
+    present: dict[str, str] = {}
+    for text, target in headings:
+        present.setdefault(text, target)
+    letters = [*present, *(char for char in ALPHABETS.get(language, "") if char not in present)]
+    return [(char, present.get(char)) for char in sorted(letters, key=lambda char: sort_key(char, language))]
+
+
+def letter_id(heading: str) -> str:
+    """A stable, ASCII id for a letter heading (``mlglossary-letter-a``, ``-u0627`` for ا)."""
+    if heading == "0-9":
+        return "mlglossary-letter-0-9"
+    if heading.isascii() and heading.isalnum():
+        return "mlglossary-letter-" + heading.lower()
+    if heading == "#":
+        return "mlglossary-letter-symbols"
+    return "mlglossary-letter-" + "-".join(f"u{ord(char):04x}" for char in heading)

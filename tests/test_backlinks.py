@@ -25,12 +25,18 @@ def test_backlinks_name_pages_and_sections(root_app, twin):
     assert box.select_one(".mlglossary-backlinks-label").get_text() == "Cited in:"
     items = box.select("li")
     assert [li.select("a")[0].get_text() for li in items] == ["Basic project", "Guide › Batching"]
+    # cited once on the front page: its link alone, no count, no numbers
+    assert items[0].get_text() == "Basic project" and len(items[0].select("a")) == 1
     guide = items[1]
-    # cited twice on the guide page: a count and a numbered link to the second citation
-    assert "×2" in guide.get_text()
+    # cited twice on the guide page: the count in words, then a link to each citation,
+    # numbered 1 and 2 and named for screen readers
+    assert guide.select_one(".mlglossary-cites-count").get_text() == "2 citations"
+    numbers = guide.select(".mlglossary-cites a")
+    assert [a.get_text() for a in numbers] == ["1", "2"]
+    assert [a["aria-label"] for a in numbers] == ["citation 1 on Guide", "citation 2 on Guide"]
     hrefs = [a["href"] for a in guide.select("a")]
     assert hrefs[0].startswith("guide.html#mlglossary-cite-")
-    assert len(hrefs) == 2
+    assert hrefs[1] == hrefs[0] != hrefs[2]  # the page's link lands where citation 1 is
     # each backlink lands on an element with that id
     guide_page = read_html(app.outdir / "guide.html")
     for href in hrefs:
@@ -46,7 +52,7 @@ def test_limit_and_overflow(root_app):
     app.build()
     box = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask")
     assert len(box.select("li")) == 1
-    assert box.select_one(".mlglossary-backlinks-overflow").get_text() == "and 1 more pages"
+    assert box.select_one(".mlglossary-backlinks-overflow").get_text() == "and 1 more page"
 
 
 def test_switched_off(root_app):
@@ -87,7 +93,11 @@ def test_cited_only(root_app, builder, page):
         "term-token-type-ids",
         "term-position-ids",
     }
-    assert all(p.find_next_sibling("dl") for p in soup.select("p.mlglossary-letter"))
+    headings = soup.select(".mlglossary-letter")
+    assert headings and all(heading.find_next_sibling("dl") for heading in headings)
+    # the letter bar links exactly the letters left on the page
+    bar = soup.select_one("nav.mlglossary-letters")
+    assert [a["href"] for a in bar.select("a")] == ["#" + heading["id"] for heading in headings]
     assert not soup.select('a[href="#term-pooling"]')
 
 
@@ -105,7 +115,13 @@ def test_plain_formats_show_a_cited_in_line(root_app, buildername):
     assert app.warning.getvalue() == ""
     text = "".join(p.read_text() for p in app.outdir.rglob("*") if p.suffix in {".txt", ".1", ".texi"})
     assert "Cited in:" in text
-    assert "Guide › Batching" in text
+    # the count in words, and no numbers or "#id" targets that would lead nowhere
+    lines = [line for line in text.splitlines() if "Guide › Batching" in line]
+    assert any(line.strip().endswith("Guide › Batching} (2 citations)") for line in lines) == (buildername == "texinfo")
+    assert any(line.strip().endswith("* Guide › Batching (2 citations)") for line in lines) == (buildername == "text")
+    assert any(line.strip() == "Guide › Batching (2 citations)" for line in lines) == (buildername == "man")
+    assert not any("×" in line or "#" in line.replace("@ref{", "") for line in lines)
+    assert "mlglossary-letter" not in text and "Jump to letter" not in text
 
 
 def test_latex_page_references(root_app):
@@ -215,3 +231,79 @@ def test_an_unknown_term_takes_no_citation_id(root_app, twin, unknown):
     assert "guide.html#mlglossary-cite-guide-0" in hrefs
     for href in (h for h in hrefs if h.startswith("guide.html")):
         assert guide.find(id=href.split("#")[1]).get("href", "").endswith("#term-attention-mask")
+
+
+# -- the glossary page: letter bar, letter headings, counts in each language --------------------------
+
+ALPHABETS = {
+    "en": list("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+    "es": list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"),
+    "ar": list("ابتثجحخدذرزسشصضطظعغفقكلمنهوي"),
+}
+#: per language: the bar's name, the guide's two citations of "attention mask", the first numbered link's name
+PAGE_TEXT = {
+    "en": ("Jump to letter", "2 citations", "citation 1 on Guide", "and 1 more page"),
+    "es": ("Ir a la letra", "2 citas", "cita 1 en Guide", "y 1 página más"),
+    "ar": ("الانتقال إلى حرف", "استشهادان", "الاستشهاد 1 في Guide", "وصفحة أخرى"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ar"])
+def test_glossary_page_in_each_language(root_app, language):
+    """The letter bar shows the language's alphabet and links the letters that have entries,
+    each to a real heading; counts and link names come from the extension's catalog."""
+    app = root_app("html", "basic-md", confoverrides={"language": language, "mlglossary_backlinks_max": 1})
+    app.build()
+    assert app.warning.getvalue() == ""
+    soup = read_html(app.outdir / "glossary.html")
+    label, count, first_number, overflow = PAGE_TEXT[language]
+    bar = soup.select_one("div.mlglossary > nav.mlglossary-letters")
+    assert bar["aria-label"] == label
+    headings = soup.select("div.mlglossary h2.mlglossary-letter")
+    letters = [heading.get_text().rstrip("¶") for heading in headings]
+    # every letter of the alphabet, in order; those with entries link to their heading
+    shown = [item.get_text() for item in bar.find_all(["a", "span"])]
+    assert shown == ALPHABETS[language]
+    linked = {a.get_text(): a["href"] for a in bar.select("a")}
+    assert linked == {letter: "#" + heading["id"] for letter, heading in zip(letters, headings, strict=True)}
+    assert all(span["aria-hidden"] == "true" for span in bar.select("span"))
+    assert len(linked) >= 20
+    # headings are targets with a permalink of their own, ids in ASCII
+    for heading in headings:
+        assert heading["id"].isascii()
+        assert heading.select_one("a.headerlink")["href"] == "#" + heading["id"]
+    if language == "ar":
+        assert headings[0]["id"] == "mlglossary-letter-u0627"
+    box = backlink_box(soup, "term-attention-mask")
+    assert box.select_one(".mlglossary-backlinks-overflow").get_text() == overflow
+    # with every citing page kept, the guide's two citations show
+    app = root_app("html", "basic-md", confoverrides={"language": language})
+    app.build()
+    guide = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask").select("li")[1]
+    assert guide.select_one(".mlglossary-cites-count").get_text() == count
+    assert guide.select_one(".mlglossary-cites a")["aria-label"] == first_number
+
+
+def test_several_glossaries_on_one_page(root_app):
+    """Each glossary's bar links its own headings; a glossary with one letter has no bar."""
+    app = root_app("html", "basic-md")
+    (app.srcdir / "glossary.md").write_text(
+        "# Glossary\n\n"
+        "```{mlglossary}\n:terms: attention mask, token\n```\n\n"
+        "```{mlglossary}\n:terms: activation function, tokenizer\n```\n\n"
+        "```{mlglossary}\n:terms: batch\n```\n"
+    )
+    app.build()
+    soup = read_html(app.outdir / "glossary.html")
+    blocks = soup.select("div.mlglossary")
+    assert len(blocks) == 3
+    bars = [[a["href"] for a in block.select("nav.mlglossary-letters a")] for block in blocks]
+    assert bars == [
+        ["#mlglossary-letter-a", "#mlglossary-letter-t"],
+        ["#mlglossary-letter-a-2", "#mlglossary-letter-t-2"],
+        [],
+    ]
+    assert not blocks[2].select("nav")
+    for block, hrefs in zip(blocks, bars, strict=True):
+        for href in hrefs:
+            assert block.find(id=href[1:]).name == "h2"

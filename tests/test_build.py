@@ -52,13 +52,14 @@ def test_glossary_page_lists_every_entry_grouped_by_letter(root_app, twin):
     terms = soup.select("div.mlglossary dl.glossary > dt")
     assert {dt["id"] for dt in terms} == {entry.anchor for entry in glossary}
     assert len(terms) == len(glossary) >= 150
-    letters = [p.get_text() for p in soup.select("div.mlglossary p.mlglossary-letter")]
+    headings = soup.select("div.mlglossary h2.mlglossary-letter")
+    letters = [heading.get_text().rstrip("¶") for heading in headings]
     assert letters == sorted(set(letters))
     assert letters[:3] == ["A", "B", "C"]
     # entries under each letter start with that letter, alphabetically
-    for rubric in soup.select("div.mlglossary p.mlglossary-letter"):
-        names = [dt.get_text().rstrip("¶").lower() for dt in rubric.find_next_sibling("dl").select("dt")]
-        assert all(name.startswith(rubric.get_text().lower()) for name in names)
+    for heading, letter in zip(headings, letters, strict=True):
+        names = [dt.get_text().rstrip("¶").lower() for dt in heading.find_next_sibling("dl").select("dt")]
+        assert all(name.startswith(letter.lower()) for name in names)
         assert names == sorted(names)
 
 

@@ -14,9 +14,13 @@ LOCALES = PACKAGE / "locales"
 DOMAIN = "sphinxcontrib_mlglossary"
 
 
+#: what ``tox -e catalogs`` extracts: ``_`` and Babel's default ``ngettext`` (plural forms)
+KEYWORDS = {"_": None, "ngettext": (1, 2)}
+
+
 def test_pot_lists_every_ui_string():
     in_code = {
-        message for _file, _line, message, _comments, _context in extract_from_dir(str(PACKAGE), keywords={"_": None})
+        message for _file, _line, message, _comments, _context in extract_from_dir(str(PACKAGE), keywords=KEYWORDS)
     }
     with open(LOCALES / f"{DOMAIN}.pot", "rb") as stream:
         in_pot = {m.id for m in read_po(stream) if m.id}
@@ -29,7 +33,17 @@ def test_mo_is_compiled_from_po(language):
     with open(folder / f"{DOMAIN}.po", "rb") as stream:
         catalog = read_po(stream)
     expected = {m.id: m.string for m in catalog if m.id}
-    assert all(expected.values()), f"untranslated strings in {language}"
+    singular = {key: text for key, text in expected.items() if isinstance(key, str)}
+    plural = {key: forms for key, forms in expected.items() if not isinstance(key, str)}
+    assert plural, "the count messages have plural forms"
+    assert all(singular.values()) and all(all(forms) for forms in plural.values()), (
+        f"untranslated strings in {language}"
+    )
     with open(folder / f"{DOMAIN}.mo", "rb") as stream:
         compiled = gettext.GNUTranslations(stream)
-    assert {key: compiled.gettext(key) for key in expected} == expected, "run `tox -e catalogs`"
+    assert {key: compiled.gettext(key) for key in singular} == singular, "run `tox -e catalogs`"
+    form = gettext.c2py(catalog.plural_expr)  # the .po header's rule: which form a count takes
+    for (one, many), forms in plural.items():
+        assert len(forms) == catalog.num_plurals
+        for count in (0, 1, 2, 3, 11, 100):
+            assert compiled.ngettext(one, many, count) == forms[form(count)], "run `tox -e catalogs`"

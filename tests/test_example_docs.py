@@ -76,7 +76,7 @@ def rendered(markup: str) -> str:
 
 
 def visible_text(soup) -> str:
-    body = soup.select_one("div.body")
+    body = soup.select_one("[role=main]")  # alabaster: div.body, Furo: article
     for hidden in body.select("div.mlglossary-cards, div.mlglossary-card"):
         hidden.decompose()
     text = body.get_text().replace("¶", "").replace("\u2019", "'")  # undo smart quotes
@@ -87,7 +87,7 @@ def term_links(soup) -> list[tuple[str, str]]:
     """(href, link text) of each term reference in the page text, cards left out."""
     return [
         (a["href"], a.get_text())
-        for a in soup.select("div.body a.reference.internal")
+        for a in soup.select("[role=main] a.reference.internal")
         if a.find("span", class_="std-term") and not a.find_parent(class_="mlglossary-card")
     ]
 
@@ -242,3 +242,19 @@ def test_a_different_term_in_a_translation_is_still_reported(tmp_path):
         assert len(inconsistent) == 1
     else:
         assert inconsistent == []  # Sphinx 7.3 and 8.x compare only the number of references
+
+
+TITLES = {"en": "Tiny Transformers Handbook", "es": "Pequeño manual de Transformers", "ar": "دليل المحوّلات المصغّر"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_project_title_and_copyright_in_each_language(builds, language):
+    """conf.py names the project in the page's language, and every footer credits its authors."""
+    for page in PAGES:
+        soup = builds[language].page(page)
+        assert TITLES[language] in soup.title.get_text(), page
+        footer = " ".join(soup.select_one("footer, div.footer").get_text().split())
+        assert "2026, the sphinxcontrib-mlglossary authors" in footer, page
+        assert "©." not in footer
+        if language != "en":
+            assert TITLES["en"] not in soup.title.get_text()
