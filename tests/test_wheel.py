@@ -35,6 +35,17 @@ def test_wheel_contains_package_data(wheel: Path):
     assert "sphinxcontrib_mlglossary/py.typed" in names
 
 
+def test_wheel_carries_license_and_notice(wheel: Path):
+    archive = zipfile.ZipFile(wheel)
+    licenses = {Path(name).name: name for name in archive.namelist() if ".dist-info/licenses/" in name}
+    assert set(licenses) == {"LICENSE", "NOTICE"}
+    assert "Apache License" in archive.read(licenses["LICENSE"]).decode()
+    assert "Hugging Face Transformers" in archive.read(licenses["NOTICE"]).decode()
+    metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: Apache-2.0" in metadata
+    assert "License-File: NOTICE" in metadata
+
+
 def test_fresh_venv_builds_a_project(wheel: Path, tmp_path: Path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
