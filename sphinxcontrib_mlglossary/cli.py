@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from . import __version__
 from .confinement import DEFAULT_MAX_MB
 from .importing import ImportResult, Notice, read_source, to_toml
 from .loader import BUNDLED_LANGUAGES, GlossaryDataError, bundled_glossary, parse_glossary, resolve_language
@@ -43,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Check, import and list machine-learning glossaries.",
     )
+    parser.add_argument("--version", action="version", version=f"sphinxcontrib-mlglossary {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = commands.add_parser(
@@ -124,7 +126,10 @@ def _check(args: argparse.Namespace) -> int:
     parse_glossary(to_toml(result.glossary), args.file)
     _print_notices(result.notices, sys.stdout)
     warnings = sum(1 for notice in result.notices if notice.level == "warning")
-    print(f"{args.file}: {len(result.glossary)} entries, {warnings} warning(s), language {result.glossary.language!r}")
+    print(
+        f"{args.file}: {counted(len(result.glossary), 'entry', 'entries')}, {counted(warnings, 'warning')}, "
+        f"language {result.glossary.language!r}"
+    )
     return 0
 
 
@@ -139,7 +144,7 @@ def _import(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise _UsageError(f"cannot write {args.output}: {exc.strerror}") from None
-    print(f"wrote {args.output}: {len(result.glossary)} entries", file=sys.stderr)
+    print(f"wrote {args.output}: {counted(len(result.glossary), 'entry', 'entries')}", file=sys.stderr)
     return 0
 
 
@@ -151,13 +156,19 @@ def _list(args: argparse.Namespace) -> int:
     known = sorted({tag for entry in glossary for tag in entry.tags})
     unknown = [tag for tag in args.tag if tag not in known]
     if unknown:
-        raise _UsageError(f"unknown tag(s) {', '.join(unknown)} (known: {', '.join(known)})")
+        unknown_tags = "unknown tag" if len(unknown) == 1 else "unknown tags"
+        raise _UsageError(f"{unknown_tags} {', '.join(unknown)} (known: {', '.join(known)})")
     for entry in glossary:
         if args.tag and not set(args.tag) & set(entry.tags):
             continue
         short = f" ({', '.join(entry.abbreviations)})" if entry.abbreviations else ""
         print(f"{entry.id}\t{entry.name}{short}")
     return 0
+
+
+def counted(number: int, singular: str, plural: str = "") -> str:
+    """``1 entry``, ``2 entries``: the command line speaks English only, so one plural rule does."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
 def _print_notices(notices: Sequence[Notice], stream: TextIO) -> None:

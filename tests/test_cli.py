@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_check_a_clean_file(capsys):
     status, out, err = run(capsys, "check", str(FIXTURES / "glossary_en.md"), "--language", "en")
     assert status == 0
-    assert "glossary_en.md: 9 entries, 0 warning(s), language 'en'" in out
+    assert "glossary_en.md: 9 entries, 0 warnings, language 'en'" in out
     assert err == ""
 
 
@@ -33,7 +34,24 @@ def test_check_prints_warnings_with_lines_and_exits_0(capsys, tmp_path):
     status, out, _ = run(capsys, "check", str(source), "--language", "en")
     assert status == 0
     assert f"warning: {source}:5: in-page link '#gone'" in out
-    assert "1 warning(s)" in out
+    assert f"{source}: 1 entry, 1 warning, language 'en'" in out
+
+
+def test_import_of_one_entry_says_entry(capsys, tmp_path):
+    source, output = tmp_path / "g.md", tmp_path / "g.toml"
+    source.write_text("## A\n\n### alpha\n\nThe first letter.\n", encoding="utf-8")
+    status, _, err = run(capsys, "import", str(source), "-o", str(output), "--language", "en")
+    assert status == 0
+    assert f"wrote {output}: 1 entry\n" in err
+
+
+def test_version_is_printed_without_a_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinxcontrib_mlglossary", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"sphinxcontrib-mlglossary {cli.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", cli.__version__)
 
 
 def test_check_refuses_broken_files_with_exit_1(capsys, tmp_path):
@@ -138,7 +156,8 @@ def test_list_by_language_and_tag(capsys):
     ("argv", "message"),
     [
         (["list", "--language", "fr"], "no bundled glossary for language 'fr'"),
-        (["list", "--tag", "cooking"], "unknown tag(s) cooking"),
+        (["list", "--tag", "cooking"], "unknown tag cooking (known: "),
+        (["list", "--tag", "cooking", "--tag", "sewing"], "unknown tags cooking, sewing"),
         (["check", "/nonexistent/glossary.md"], "cannot read the file"),
     ],
 )

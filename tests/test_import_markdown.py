@@ -227,12 +227,35 @@ def test_letter_sections_without_terms_are_refused():
         read("# Glossary\n\n## A\n\nattention mask: a mask.\n")
 
 
-def test_duplicate_ids_and_names_are_made_unique_with_warnings():
+def test_duplicate_ids_and_names_are_made_unique_with_one_warning():
     result = read("## A\n\n### alpha\n\nOne.\n\n### alpha\n\nTwo.\n", language="en")
     assert [e.id for e in result.glossary] == ["alpha", "alpha-2"]
     assert [e.name for e in result.glossary] == ["alpha", "alpha (2)"]
-    assert len([n for n in result.notices if n.level == "warning"]) == 2
+    (warning,) = [n for n in result.notices if n.level == "warning"]
+    assert warning.line == 7
+    assert "id 'alpha' is already used by the entry at line 3, so this one became 'alpha-2'" in warning.message
+    assert "'alpha' is already a name of entry 'alpha' (line 3), so it was renamed 'alpha (2)'" in warning.message
     parse_glossary(to_toml(result.glossary), "out.toml")
+
+
+def test_a_repeated_heading_with_an_abbreviation_gives_one_warning_for_its_line():
+    text = "## M\n\n### masked language modeling (MLM)\n\nOne.\n\n### masked language modeling (MLM)\n\nTwo.\n"
+    result = read(text, language="en")
+    warnings = [n for n in result.notices if n.level == "warning"]
+    assert [n.line for n in warnings] == [7]
+    assert "so it was renamed" in warnings[0].message
+    assert (
+        "'MLM' is already a name of entry 'masked-language-modeling' (line 3), so it was left out"
+        in warnings[0].message
+    )
+    assert result.glossary.entries[1].abbreviations == ()
+
+
+def test_two_different_repeats_give_one_warning_each():
+    result = read("## A\n\n### alpha\n\nOne.\n\n### alpha\n\nTwo.\n\n### alpha\n\nThree.\n", language="en")
+    warnings = [n for n in result.notices if n.level == "warning"]
+    assert [n.line for n in warnings] == [7, 11]
+    assert [e.id for e in result.glossary] == ["alpha", "alpha-2", "alpha-3"]
 
 
 def test_an_entry_without_text_is_kept_and_reported():

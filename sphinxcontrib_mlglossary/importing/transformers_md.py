@@ -103,7 +103,8 @@ def read_transformers_markdown(
             abbreviations=tuple(a for a in map(_name, parsed.abbreviations) if a),
             english=_name(parsed.english),
         )
-    _assign_ids(drafts, reference, path, notices)
+    repeats = _Repeats(path)
+    _assign_ids(drafts, reference, path, notices, repeats)
 
     anchors = _anchors(drafts)
     context = WriterContext(path=path, link_base=link_base, anchors=anchors)
@@ -123,7 +124,8 @@ def read_transformers_markdown(
         )
     if reference is not None:
         entries = [_inherit(entry, reference) for entry in entries]
-    entries = _unique_names(entries, path, notices)
+    entries = _unique_names(entries, repeats)
+    notices.extend(repeats.notices())
     _report_look_alikes(entries, path, notices)
     ids = {entry.id for entry in entries}
     entries = [replace(entry, see_also=tuple(i for i in entry.see_also if i in ids)) for entry in entries]
@@ -219,7 +221,9 @@ def _guess_language(drafts: list[_Draft]) -> str:
     return max(counts, key=lambda code: counts[code]) if counts else "en"
 
 
-def _assign_ids(drafts: list[_Draft], reference: Glossary | None, path: Path, notices: list[Notice]) -> None:
+def _assign_ids(
+    drafts: list[_Draft], reference: Glossary | None, path: Path, notices: list[Notice], repeats: _Repeats
+) -> None:
     aligned = _align(drafts, reference) if reference is not None else {}
     seen: dict[str, int] = {}
     for index, draft in enumerate(drafts):
@@ -252,14 +256,10 @@ def _assign_ids(drafts: list[_Draft], reference: Glossary | None, path: Path, no
             )
         if entry_id in seen:
             unique = next(f"{entry_id}-{n}" for n in range(2, len(drafts) + 2) if f"{entry_id}-{n}" not in seen)
-            notices.append(
-                Notice(
-                    "warning",
-                    "data",
-                    f"{draft_where(path, draft)}: id {entry_id!r} is already used by the entry at line "
-                    f"{seen[entry_id]}; this one became {unique!r} (fix the heading's English name).",
-                    line=draft.line,
-                )
+            repeats.add(
+                draft.line,
+                f"heading {draft.heading.text!r}",
+                f"id {entry_id!r} is already used by the entry at line {seen[entry_id]}, so this one became {unique!r}",
             )
             entry_id = unique
         seen[entry_id] = draft.line
@@ -375,7 +375,7 @@ def _legacy_anchor(name: str, abbreviations: tuple[str, ...]) -> str:
     return slugify(f"{name} ({abbreviations[0]})" if abbreviations else name)
 
 
-def _unique_names(entries: list[Entry], path: Path, notices: list[Notice]) -> list[Entry]:
+def _unique_names(entries: list[Entry], repeats: _Repeats) -> list[Entry]:
     """No two entries may answer to one name: drop a repeated short form or alias, rename a repeated name."""
     owner: dict[str, Entry] = {}
     out: list[Entry] = []
@@ -384,13 +384,15 @@ def _unique_names(entries: list[Entry], path: Path, notices: list[Notice]) -> li
         if fold(name) in owner:
             other = owner[fold(name)]
             name = next(f"{entry.name} ({n})" for n in range(2, 100) if fold(f"{entry.name} ({n})") not in owner)
-            notices.append(_name_notice(path, entry, entry.name, other, f"it was renamed {name!r}"))
+            repeats.add(entry.line, f"entry {entry.id!r}", _name_clause(entry.name, other, f"it was renamed {name!r}"))
         owner[fold(name)] = entry
         kept: dict[str, list[str]] = {"abbreviations": [], "aliases": []}
         for kind in kept:
             for value in getattr(entry, kind):
                 if fold(value) in owner and owner[fold(value)] is not entry:
-                    notices.append(_name_notice(path, entry, value, owner[fold(value)], "it was left out"))
+                    repeats.add(
+                        entry.line, f"entry {entry.id!r}", _name_clause(value, owner[fold(value)], "it was left out")
+                    )
                     continue
                 owner[fold(value)] = entry
                 kept[kind].append(value)
@@ -408,14 +410,37 @@ def _unique_names(entries: list[Entry], path: Path, notices: list[Notice]) -> li
     return out
 
 
-def _name_notice(path: Path, entry: Entry, name: str, other: Entry, outcome: str) -> Notice:
-    return Notice(
-        "warning",
-        "data",
-        f"{path}:{entry.line}: entry {entry.id!r} is also called {name!r}, already a name of entry {other.id!r} "
-        f"(line {other.line}); {outcome} so that citations stay unambiguous (fix one of the two headings).",
-        line=entry.line,
-    )
+def _name_clause(name: str, other: Entry, outcome: str) -> str:
+    return f"{name!r} is already a name of entry {other.id!r} (line {other.line}), so {outcome}"
+
+
+@dataclass
+class _Repeats:
+    """What repeated headings lost to keep ids and names unique, one warning per heading line.
+
+    A heading that repeats an earlier one clashes several ways at once (its id, its name, its
+    abbreviation): the user has one thing to fix, so they get one warning listing them.
+    """
+
+    path: Path
+    subjects: dict[int, str] = field(default_factory=dict)
+    clauses: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, line: int, subject: str, clause: str) -> None:
+        self.subjects.setdefault(line, subject)
+        self.clauses[line].append(clause)
+
+    def notices(self) -> list[Notice]:
+        return [
+            Notice(
+                "warning",
+                "data",
+                f"{self.path}:{line}: {self.subjects[line]}: {'; '.join(self.clauses[line])}. Citations must stay "
+                "unambiguous: fix this heading or the earlier one.",
+                line=line,
+            )
+            for line in sorted(self.clauses)
+        ]
 
 
 def _inherit(entry: Entry, reference: Glossary) -> Entry:
