@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx.util.inventory import InventoryFile
 
 # hostile_data: builds with a glossary file of the test's own (security, hostile-input tests)
 pytest_plugins = ("sphinx.testing.fixtures", "tests.hostile_data")
@@ -20,6 +21,17 @@ def rootdir() -> Path:
 
 def read_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def inventory_terms(path: Path, base: str = "https://example.org") -> dict[str, str]:
+    """``std:term`` name -> URI, read from an ``objects.inv``.
+
+    Sphinx 8.2 and later give items with a ``uri`` attribute (indexing them warns: removed in
+    Sphinx 10); Sphinx 7.3 gives plain tuples (project, version, uri, display name).
+    """
+    with path.open("rb") as stream:
+        inventory = InventoryFile.load(stream, base, lambda base, uri: f"{base}/{uri}")
+    return {name: item.uri if hasattr(item, "uri") else item[2] for name, item in inventory.get("std:term", {}).items()}
 
 
 @pytest.fixture

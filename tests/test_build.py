@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sphinx.util.inventory import InventoryFile
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import inventory_terms, read_html
 
 TWINS = pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
 
@@ -85,13 +84,10 @@ def test_entry_anchors_and_content(root_app, twin):
 @TWINS
 def test_inventory_lists_terms_and_aliases(root_app, twin):
     app = build(root_app, twin)
-    with open(app.outdir / "objects.inv", "rb") as stream:
-        inventory = InventoryFile.load(stream, "https://example.org", lambda base, uri: f"{base}/{uri}")
-    terms = dict(inventory["std:term"])
+    terms = inventory_terms(app.outdir / "objects.inv", "https://example.org")
     for entry in bundled_glossary("en"):
         for name in entry.names:
-            location = terms[name][2]
-            assert location == f"https://example.org/glossary.html#{entry.anchor}"
+            assert terms[name] == f"https://example.org/glossary.html#{entry.anchor}"
 
 
 @TWINS
