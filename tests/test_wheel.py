@@ -50,7 +50,8 @@ def test_fresh_venv_builds_a_project(wheel: Path, tmp_path: Path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
+    env = {**os.environ, "PYTHONPATH": ""}  # a source tree on PYTHONPATH would hide the wheel
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True, env=env)
     # Dependencies (Sphinx, MyST) come from this environment, without network; our package
     # must come from the wheel, not from the source tree.
     site = Path(
@@ -60,7 +61,7 @@ def test_fresh_venv_builds_a_project(wheel: Path, tmp_path: Path):
     )
     (site / "zz_test_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
     located = subprocess.check_output(
-        [str(python), "-c", "import sphinxcontrib_mlglossary as m; print(m.__file__)"], text=True, cwd=tmp_path
+        [str(python), "-c", "import sphinxcontrib_mlglossary as m; print(m.__file__)"], text=True, cwd=tmp_path, env=env
     )
     assert located.startswith(str(venv))
 
@@ -69,7 +70,6 @@ def test_fresh_venv_builds_a_project(wheel: Path, tmp_path: Path):
     (project / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
     (project / "index.md").write_text("# Home\n\n```{toctree}\nglossary\n```\n\nSee {term}`attention mask`.\n")
     (project / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
-    env = {**os.environ, "PYTHONPATH": ""}
     subprocess.run(
         [str(python), "-m", "sphinx", "-W", "-q", "-b", "html", str(project), str(project / "_build")],
         check=True,
