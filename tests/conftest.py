@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,17 @@ def inventory_terms(path: Path, base: str = "https://example.org") -> dict[str, 
     with path.open("rb") as stream:
         inventory = InventoryFile.load(stream, base, lambda base, uri: f"{base}/{uri}")
     return {name: item.uri if hasattr(item, "uri") else item[2] for name, item in inventory.get("std:term", {}).items()}
+
+
+def resolved_doctree(app, docname: str):
+    """A page's doctree after post-transforms, as a writer gets it.
+
+    Sphinx 9 wants the build's tags (a deprecation warning without them); 7.3 takes none.
+    """
+    resolve = app.env.get_and_resolve_doctree
+    if "tags" in inspect.signature(resolve).parameters:
+        return resolve(docname, app.builder, tags=app.tags)
+    return resolve(docname, app.builder)
 
 
 @pytest.fixture

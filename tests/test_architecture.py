@@ -10,6 +10,8 @@ from docutils import nodes
 
 from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards, tooltip_slot
 
+from .conftest import resolved_doctree
+
 PACKAGE = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary"
 
 #: internals Sphinx or MyST marks private or slated for removal, and the state we moved off env/app/config
@@ -84,7 +86,7 @@ def test_cards_are_made_where_pages_are_written(root_app, root):
     app = root_app("html", root)
     app.build()
     cited = next(docname for docname in sorted(app.env.get_domain("mlglossary").citations) if docname != "glossary")
-    resolved = app.env.get_and_resolve_doctree(cited, app.builder)
+    resolved = resolved_doctree(app, cited)
     assert isinstance(resolved.children[0], tooltip_slot)
     blocks = [child for child in resolved.children if isinstance(child, tooltip_cards)]
     assert len(blocks) == 1

@@ -6,7 +6,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import read_html, resolved_doctree
 
 
 def build(root_app, buildername="html", **kwargs):
@@ -151,7 +151,7 @@ def test_pages_share_one_copy_of_each_card(root_app):
 
     def cards_of_index():
         # what the slot's visitor does when the page is written
-        doctree = app.env.get_and_resolve_doctree("index", app.builder)
+        doctree = resolved_doctree(app, "index")
         Cards(glossary_domain(app.env), app.builder, "index").attach(doctree)
         return next(doctree.findall(tooltip_cards))
 
