@@ -7,7 +7,7 @@ CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test lint screenshots clean
+.PHONY: docs test translations lint screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,22 @@ docs: $(STAMP)
 			-d example_docs/_build/doctrees/$$lang example_docs example_docs/_build/html/$$lang || exit 1; \
 	done
 	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
+
+## Refresh the translation catalogs after the pages change, with the commands README "Languages"
+## documents: extract the pages' text (sphinx-build -b gettext), merge it into each language's
+## .po files (sphinx-intl update: new messages come in empty, changed ones fuzzy; catalogs
+## whose messages did not change are left as they are), then count what is left to translate.
+## Covers example_docs and, where it exists, docs. `tox -e translations` runs this target too.
+TRANSLATED_DOCS := $(patsubst %/conf.py,%,$(wildcard example_docs/conf.py docs/conf.py))
+TRANSLATION_LANGUAGES := es ar
+translations: $(STAMP)
+	@for project in $(TRANSLATED_DOCS); do \
+		rm -rf $$project/_build/gettext; \
+		$(BIN)/sphinx-build -W --keep-going -q -b gettext $$project $$project/_build/gettext || exit 1; \
+		$(BIN)/sphinx-intl update -p $$project/_build/gettext -d $$project/locales \
+			$(addprefix -l ,$(TRANSLATION_LANGUAGES)) || exit 1; \
+		$(BIN)/sphinx-intl stat -d $$project/locales $(addprefix -l ,$(TRANSLATION_LANGUAGES)) || exit 1; \
+	done
 
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
