@@ -293,3 +293,16 @@ def test_backlinks_name_the_translated_pages(workflow, language):
         assert citation is not None and citation["href"] == f"glossary.html#term-{entry_id}"
     front = glossary.find(id="term-pretrained-model").find_next_sibling("dd").select_one("div.mlglossary-backlinks")
     assert [a.get_text() for a in front.select("li a")] == [TRANSLATIONS[language]["Fine-tuning notes"]]
+
+
+def test_running_the_workflow_again_leaves_translated_catalogs_alone(workflow):
+    """Extracting and updating again with unchanged pages rewrites nothing, so `make translations` makes no churn."""
+    catalogs = sorted((workflow.srcdir / "locales").glob("*/LC_MESSAGES/*.po"))
+    before = {po: po.read_bytes() for po in catalogs}
+    again = workflow.srcdir / "_build" / "gettext-again"
+    assert run("-m", "sphinx", "-q", "-b", "gettext", ".", again, cwd=workflow.srcdir).stderr == ""
+    intl = run("-m", "sphinx_intl", "update", "-p", again, "-l", "es", "-l", "ar", cwd=workflow.srcdir)
+    assert intl.stdout.count("Not Changed:") == len(catalogs) == len(LANGUAGES) * len(PAGES)
+    assert {po: po.read_bytes() for po in catalogs} == before
+    stat = run("-m", "sphinx_intl", "stat", "-l", "es", "-l", "ar", cwd=workflow.srcdir).stdout
+    assert stat.count(" 0 fuzzy, 0 untranslated.") == len(catalogs), stat
