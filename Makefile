@@ -7,7 +7,7 @@ CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test translations lint screenshots clean
+.PHONY: docs test lint screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,7 @@ docs: $(STAMP)
 ## Covers example_docs and, where it exists, docs. `tox -e translations` runs this target too.
 TRANSLATED_DOCS := $(patsubst %/conf.py,%,$(wildcard example_docs/conf.py docs/conf.py))
 TRANSLATION_LANGUAGES := es ar
+.PHONY: translations
 translations: $(STAMP)
 	@for project in $(TRANSLATED_DOCS); do \
 		rm -rf $$project/_build/gettext; \
