@@ -25,6 +25,15 @@ docs: $(STAMP)
 	done
 	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
 
+## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
+test: $(STAMP)
+	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
+	$(BIN)/python -m pytest -n auto --dist loadfile
+
+## Remake the README's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
+
 ## Refresh the translation catalogs after the pages change, with the commands README "Languages"
 ## documents: extract the pages' text (sphinx-build -b gettext), merge it into each language's
 ## .po files (sphinx-intl update: new messages come in empty, changed ones fuzzy; catalogs
@@ -41,15 +50,6 @@ translations: $(STAMP)
 			$(addprefix -l ,$(TRANSLATION_LANGUAGES)) || exit 1; \
 		$(BIN)/sphinx-intl stat -d $$project/locales $(addprefix -l ,$(TRANSLATION_LANGUAGES)) || exit 1; \
 	done
-
-## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
-test: $(STAMP)
-	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
-	$(BIN)/python -m pytest -n auto --dist loadfile
-
-## Remake the README's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
-screenshots: $(STAMP)
-	$(BIN)/python tools/screenshots.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
