@@ -22,13 +22,14 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
+import sphinxcontrib_mlglossary
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import ROOTS, read_html
 
 LANGUAGES = ["es", "ar"]
 PAGES = ["index", "training", "glossary"]
-UI_CATALOGS = Path(__file__).parent.parent / "sphinxcontrib_mlglossary" / "locales"
+UI_CATALOGS = Path(sphinxcontrib_mlglossary.__file__).parent / "locales"  # the extension's own strings
 
 #: what a translator writes for each message sphinx-intl puts in the catalogs. Some
 #: citations keep the English target (``{term}`título <target>```), others cite the
