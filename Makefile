@@ -34,6 +34,24 @@ test: $(STAMP)
 screenshots: $(STAMP)
 	$(BIN)/python tools/screenshots.py
 
+## Refresh the translation catalogs after the pages change, with the commands README "Languages"
+## documents: extract the pages' text (sphinx-build -b gettext), merge it into each language's
+## .po files (sphinx-intl update: new messages come in empty, changed ones fuzzy; catalogs
+## whose messages did not change are left as they are), then count what is left to translate
+## (sphinx-intl stat exits 1 while anything is; here it only informs).
+## Covers example_docs and, where it exists, docs. `tox -e translations` runs this target too.
+TRANSLATED_DOCS := $(patsubst %/conf.py,%,$(wildcard example_docs/conf.py docs/conf.py))
+TRANSLATION_LANGUAGES := es ar
+.PHONY: translations
+translations: $(STAMP)
+	@for project in $(TRANSLATED_DOCS); do \
+		rm -rf $$project/_build/gettext; \
+		$(BIN)/sphinx-build -W --keep-going -q -b gettext $$project $$project/_build/gettext || exit 1; \
+		$(BIN)/sphinx-intl update -p $$project/_build/gettext -d $$project/locales \
+			$(addprefix -l ,$(TRANSLATION_LANGUAGES)) || exit 1; \
+		$(BIN)/sphinx-intl stat -d $$project/locales $(addprefix -l ,$(TRANSLATION_LANGUAGES)) || true; \
+	done
+
 lint: $(STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
 	$(BIN)/ruff format --check sphinxcontrib_mlglossary tests benchmarks
