@@ -7,7 +7,7 @@ CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test lint screenshots clean
+.PHONY: docs docs-site test lint screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ docs: $(STAMP)
 	done
 	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
 
+## Build the project's documentation site (docs/, in furo) with -W: open docs/_build/html/index.html
+docs-site: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
+	@echo "Built: open docs/_build/html/index.html"
+
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
 	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
@@ -40,4 +45,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .venv313 example_docs/_build
+	rm -rf $(VENV) .venv313 example_docs/_build docs/_build
