@@ -8,6 +8,7 @@ and the docs' own glossary page lists the docs pages citing its entries.
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -126,3 +127,35 @@ def test_glossary_lists_the_docs_pages_citing_its_entries(docs_site):
     for page in ("tutorial/getting-started.html", "how-to/cite-terms.html", "explanation/how-it-works.html"):
         assert page in cited_from, sorted(cited_from)
     assert any(page.startswith("reference/") for page in cited_from), sorted(cited_from)
+
+
+def _help(capsys, *args: str) -> str:
+    """What ``python -m sphinxcontrib_mlglossary [args] -h`` prints."""
+    from sphinxcontrib_mlglossary.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*args, "-h"])
+    return capsys.readouterr().out
+
+
+def test_every_command_and_option_of_the_cli_is_documented(docs_site, capsys):
+    top = _help(capsys)
+    commands = re.findall(r"^ {4}(\w+) {2,}", top, flags=re.MULTILINE)
+    assert commands, top
+    page = _page(docs_site, "reference/cli.html")
+    headings = _heading_codes(page)
+    literal = " ".join(element.get_text() for element in page.select("code, pre"))
+    undocumented = []
+    for command in commands:
+        if command not in headings:
+            undocumented.append(command)
+        options = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", _help(capsys, command))) - {"-h", "--help"}
+        assert options or command == "list", command
+        undocumented += [
+            f"{command} {option}"
+            for option in sorted(options)
+            if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", literal)
+        ]
+    top_options = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", top.split("options:", 1)[-1])) - {"-h", "--help"}
+    undocumented += [option for option in sorted(top_options) if option not in literal]
+    assert undocumented == []
