@@ -7,7 +7,7 @@ CONSTRAINTS :=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: docs test lint screenshots clean
+.PHONY: docs docs-site test lint screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ docs: $(STAMP)
 			-d example_docs/_build/doctrees/$$lang example_docs example_docs/_build/html/$$lang || exit 1; \
 	done
 	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
+
+## Build the project's documentation site (docs/, in furo) with -W: open docs/_build/html/index.html
+docs-site: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
+	@echo "Built: open docs/_build/html/index.html"
 
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
@@ -58,4 +63,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .venv313 example_docs/_build
+	rm -rf $(VENV) .venv313 example_docs/_build docs/_build
