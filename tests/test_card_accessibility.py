@@ -69,17 +69,26 @@ def axe():
     return Axe()
 
 
-def serious(axe, page) -> list[str]:
-    """Serious and critical axe violations in our elements, one line each with the nodes concerned."""
+def axe_results(axe, page, include: str = OURS) -> dict:
+    """axe's response for the elements ``include`` selects."""
     # no preload: axe would fetch the stylesheets again, which file:// pages refuse
-    results = axe.run(
-        page, context={"include": [OURS]}, options={"resultTypes": ["violations"], "preload": False}
+    return axe.run(
+        page, context={"include": [include]}, options={"resultTypes": ["violations"], "preload": False}
     ).response
+
+
+def serious_in(results: dict) -> list[str]:
+    """Serious and critical violations of an axe response, one line each with the nodes concerned."""
     return [
         f"{violation['id']} ({violation['impact']}): {[node['target'] for node in violation['nodes']]}"
         for violation in results["violations"]
         if violation["impact"] in {"serious", "critical"}
     ]
+
+
+def serious(axe, page) -> list[str]:
+    """Serious and critical axe violations in our elements."""
+    return serious_in(axe_results(axe, page))
 
 
 # -- axe ------------------------------------------------------------------------------------------

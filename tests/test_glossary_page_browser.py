@@ -2,12 +2,11 @@
 
 example_docs is built once per language (English in Furo where it is installed, Arabic in
 the default theme, right to left). Skipped without chromium or Playwright, except under
-``CI=true``; the accessibility check needs ``axe-playwright-python``.
+``CI=true``; so does the accessibility check without ``axe-playwright-python``.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -15,23 +14,16 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None or sync_playwright is None:
-    missing = "chromium" if CHROMIUM is None else "playwright"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {missing} is not installed: the browser tests cannot run", pytrace=False)
-    pytest.skip(f"{missing} is not installed", allow_module_level=True)
+# browser, open_page and axe are fixtures, used by name; importing test_browser also skips
+# this module without chromium or Playwright (an error under CI=true)
+from .test_browser import browser, open_page  # noqa: F401
+from .test_card_accessibility import axe, axe_results, serious_in  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 EXAMPLE = Path(__file__).parent.parent / "example_docs"
 #: the extension's own elements on a glossary page
-OURS = [[".mlglossary-letters"], [".mlglossary-letter"], [".mlglossary-backlinks"]]
+OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks"
 
 
 @pytest.fixture(scope="module")
@@ -49,32 +41,8 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return built
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def _open(path: Path, width: int = 1100, height: int = 700, **options):
-        context = browser.new_context(viewport={"width": width, "height": height}, **options)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(path.as_uri())
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
-
-
 @pytest.mark.parametrize("language", ["en", "ar"])
-def test_letter_bar_lands_on_each_letter(sites, open_page, language):
+def test_letter_bar_lands_on_each_letter(sites, open_page, language):  # noqa: F811 (fixtures imported above)
     page = open_page(sites[language], reduced_motion="reduce")
     links = page.locator("nav.mlglossary-letters a")
     assert links.count() >= 20
@@ -98,7 +66,7 @@ def test_letter_bar_lands_on_each_letter(sites, open_page, language):
 
 @pytest.mark.parametrize("width", [400, 1100])
 @pytest.mark.parametrize("language", ["en", "ar"])
-def test_entries_code_stays_inside_its_entry(sites, open_page, language, width):
+def test_entries_code_stays_inside_its_entry(sites, open_page, language, width):  # noqa: F811 (fixtures imported above)
     """Long identifiers in entries wrap, code blocks scroll: nothing runs past its entry."""
     page = open_page(sites[language], width=width)
     outside = page.evaluate("""() => {
@@ -120,14 +88,8 @@ def test_entries_code_stays_inside_its_entry(sites, open_page, language, width):
 
 @pytest.mark.parametrize("mode", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "ar"])
-def test_glossary_page_elements_pass_axe(sites, open_page, language, mode):
-    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+def test_glossary_page_elements_pass_axe(sites, open_page, axe, language, mode):  # noqa: F811 (fixtures imported above)
     page = open_page(sites[language], color_scheme=mode)
-    results = axe_module.Axe().run(page, context={"include": OURS})
-    serious = [
-        (violation["id"], [node["target"] for node in violation["nodes"]][:3])
-        for violation in results.response["violations"]
-        if violation["impact"] in {"serious", "critical"}
-    ]
-    assert serious == []
-    assert results.response["passes"], "axe checked nothing"
+    results = axe_results(axe, page, OURS)
+    assert serious_in(results) == []
+    assert results["passes"], "axe checked nothing"
