@@ -15,31 +15,37 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(BIN)/python -m pip install --quiet $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[test,lint,themes]'
 	touch $(STAMP)
 
-## Build example_docs to HTML in English, Spanish and Arabic, side by side:
-## open example_docs/_build/html/{en,es,ar}/index.html
+## Build example_docs and the documentation site (docs/) to HTML in English, Spanish and
+## Arabic, side by side, with -W: open example_docs/_build/html/{en,es,ar}/index.html and
+## docs/_build/html/{en,es,ar}/index.html
 DOCS_LANGUAGES := en es ar
 docs: $(STAMP)
+	@for project in example_docs docs; do \
+		for lang in $(DOCS_LANGUAGES); do \
+			$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
+				-d $$project/_build/doctrees/$$lang $$project $$project/_build/html/$$lang || exit 1; \
+		done; \
+	done
+	@echo "Built: open example_docs/_build/html/en/index.html and docs/_build/html/en/index.html (also es/ and ar/)"
+
+## Build only the documentation site (docs/), in the three languages
+docs-site: $(STAMP)
 	@for lang in $(DOCS_LANGUAGES); do \
 		$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
-			-d example_docs/_build/doctrees/$$lang example_docs example_docs/_build/html/$$lang || exit 1; \
+			-d docs/_build/doctrees/$$lang docs docs/_build/html/$$lang || exit 1; \
 	done
-	@echo "Built: open example_docs/_build/html/en/index.html (also es/ and ar/)"
-
-## Build the project's documentation site (docs/, in furo) with -W: open docs/_build/html/index.html
-docs-site: $(STAMP)
-	$(BIN)/sphinx-build -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
-	@echo "Built: open docs/_build/html/index.html"
+	@echo "Built: open docs/_build/html/en/index.html (also es/ and ar/)"
 
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)
 	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
-## Remake the README's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
+## Remake the documentation's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
 screenshots: $(STAMP)
 	$(BIN)/python tools/screenshots.py
 
-## Refresh the translation catalogs after the pages change, with the commands README "Languages"
+## Refresh the translation catalogs after the pages change, with the commands the how-to "Translate your documentation" (docs/how-to/translate.md)
 ## documents: extract the pages' text (sphinx-build -b gettext), merge it into each language's
 ## .po files (sphinx-intl update: new messages come in empty, changed ones fuzzy; catalogs
 ## whose messages did not change are left as they are), then count what is left to translate

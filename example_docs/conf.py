@@ -14,7 +14,7 @@ exclude_patterns = ["_build"]
 MODERN_THEME = "furo" if find_spec("furo") else "alabaster"
 html_theme = MODERN_THEME
 
-# Translations of these pages (sphinx-intl workflow, see README "Languages"):
+# Translations of these pages (sphinx-intl workflow, see docs/how-to/translate.md):
 #   sphinx-build -b gettext example_docs example_docs/_build/gettext
 #   sphinx-intl update -p example_docs/_build/gettext -l es -l ar -d example_docs/locales
 # (`make translations` runs both and counts what is left to translate), then build with

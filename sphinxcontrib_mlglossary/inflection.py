@@ -3,7 +3,7 @@
 Both directions share one list of particles (the small words of a Spanish name that
 stop the inflection: ``máscara de atención`` -> ``máscaras de atención``). English
 inflects the last word of a name, Spanish the noun and its adjectives up to the first
-particle. Arabic has no rule: broken plurals are irregular (the README says so).
+particle. Arabic has no rule: broken plurals are irregular (docs/how-to/cite-terms.md says so).
 """
 
 from __future__ import annotations

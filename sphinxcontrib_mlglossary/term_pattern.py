@@ -52,7 +52,7 @@ def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
             forms.append(english_singular(form))
         if language == "es":
             forms.append(spanish_plural(form))
-    # Arabic: no rule (broken plurals are irregular); the README says so
+    # Arabic: no rule (broken plurals are irregular); docs/how-to/cite-terms.md says so
     return [form for form in dict.fromkeys(forms) if form]
 
 

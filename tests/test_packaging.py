@@ -123,6 +123,34 @@ def test_sdist_carries_licence_changelog_and_the_whole_test_suite(unpacked: Path
     shipped = {path.relative_to(tests) for path in tests.rglob("*") if _shipped(path)}
     assert ours <= shipped, sorted(map(str, ours - shipped))
     assert (unpacked / "tools" / "make_seed_fixtures.py").is_file()
+    for language in ("es", "ar"):  # the documentation's translations, as sources only
+        catalogs = {
+            path.relative_to(unpacked / "docs" / "locales" / language)
+            for path in (unpacked / "docs" / "locales" / language).rglob("*.po")
+        }
+        assert Path("LC_MESSAGES/reference/configuration.po") in catalogs, language
+    assert not list((unpacked / "docs").rglob("*.mo")) + list((unpacked / "example_docs").rglob("*.mo"))
+
+
+def test_long_description_has_no_link_that_breaks_off_the_repository(wheel: Path):
+    """The README is the package's page on the index: a relative link or picture there points nowhere."""
+    from email.parser import Parser
+
+    from markdown_it import MarkdownIt
+
+    with zipfile.ZipFile(wheel) as archive:
+        [metadata] = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        message = Parser().parsestr(archive.read(metadata).decode("utf-8"))
+    assert message["Description-Content-Type"] == "text/markdown"
+    description = message.get_payload()
+    assert description.startswith("# sphinxcontrib-mlglossary")
+    relative = []
+    for token in MarkdownIt("commonmark").parse(description):
+        for child in [token, *(token.children or [])]:
+            target = child.attrGet("href") or child.attrGet("src")
+            if target is not None and not str(target).startswith("https://"):
+                relative.append(target)
+    assert "<img" not in description and relative == []
 
 
 def test_unpacked_sdist_runs_its_own_tests(unpacked: Path):

@@ -1,7 +1,7 @@
 """The documented translation workflow, run for real: sphinx-build -b gettext, sphinx-intl update, build.
 
 A translator's whole round trip on ``roots/test-translation-md``, each step a subprocess
-with this interpreter's own ``sphinx`` and ``sphinx_intl``, as the README's "Languages"
+with this interpreter's own ``sphinx`` and ``sphinx_intl``, as the how-to "Translate your documentation"
 section lists them. The catalogs sphinx-intl creates are filled in the way a translator
 fills them: the text in Spanish or Arabic, each ``{term}`` either keeping its English
 target under a translated title or citing the entry by its localized glossary name.

@@ -1,0 +1,200 @@
+"""The documentation site (``docs/``) in Spanish and Arabic, from the catalogs in ``docs/locales``.
+
+The docs are translated the way the "Translate your documentation" how-to tells users to
+translate theirs (sphinx-build -b gettext, sphinx-intl update, fill in the .po files). Each
+language is built from a copy of ``docs/`` without compiled catalogs, so the test also proves
+Sphinx compiles the committed ``.po`` files itself, and nothing is written into the checkout.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+from io import StringIO
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from sphinx.testing.util import SphinxTestApp
+
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+from .conftest import read_html
+
+DOCS = Path(__file__).parents[1] / "docs"
+LOCALES = DOCS / "locales"
+TRANSLATED = ["es", "ar"]
+#: inline code, roles and link targets: what a translation keeps as written
+KEPT_AS_WRITTEN = re.compile(r"\{[\w:-]+\}`[^`]*`|``.*?``|`[^`]*`|\]\([^)]*\)|<[^>]*>")
+
+pytestmark = pytest.mark.filterwarnings(
+    # MyST-Parser's resolver of links between pages reads an attribute Sphinx 9 deprecates
+    r"ignore:'myst_parser\.sphinx_ext\.myst_refs\.MystReferenceResolver\.app' is deprecated"
+)
+
+
+class Site:
+    """One finished build of the docs in one language."""
+
+    def __init__(self, outdir: Path, warnings: str) -> None:
+        self.outdir = outdir
+        self.warnings = warnings
+
+    def page(self, name: str):
+        return read_html(self.outdir / f"{name}.html")
+
+
+def build(destination: Path, buildername: str, **confoverrides: str) -> Site:
+    srcdir = destination / "docs"
+    shutil.copytree(DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
+    if not importlib.util.find_spec("furo"):  # the tox matrix installs no theme
+        confoverrides.setdefault("html_theme", "alabaster")
+    warnings = StringIO()
+    app = SphinxTestApp(
+        buildername,
+        srcdir=srcdir,
+        confoverrides={"show_warning_types": True, **confoverrides},
+        status=StringIO(),
+        warning=warnings,
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()  # forgets the cached translators, so the next language starts clean
+    lines = [line for line in warnings.getvalue().splitlines() if line and "already registered" not in line]
+    return Site(Path(app.outdir), "\n".join(lines))
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Site]:
+    return {
+        language: build(tmp_path_factory.mktemp(f"docs-{language}"), "html", language=language)
+        for language in ["en", *TRANSLATED]
+    }
+
+
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory) -> dict[str, set[str]]:
+    """Each page's messages, as ``sphinx-build -b gettext`` extracts them today."""
+    site = build(tmp_path_factory.mktemp("docs-gettext"), "gettext")
+    assert site.warnings == ""
+    found = {}
+    for pot in site.outdir.rglob("*.pot"):
+        with pot.open("rb") as stream:
+            found[pot.relative_to(site.outdir).with_suffix("").as_posix()] = {m.id for m in read_po(stream) if m.id}
+    return found
+
+
+def catalog(language: str, page: str) -> Catalog:
+    with (LOCALES / language / "LC_MESSAGES" / f"{page}.po").open("rb") as stream:
+        return read_po(stream, locale=language)
+
+
+def pages() -> list[str]:
+    return sorted(path.relative_to(DOCS).with_suffix("").as_posix() for path in DOCS.rglob("*.md"))
+
+
+def heading(soup) -> str:
+    """A page's <h1> text, without the theme's permalink sign."""
+    h1 = soup.find("h1")
+    for permalink in h1.select("a.headerlink"):
+        permalink.extract()
+    return h1.get_text().strip()
+
+
+def prose(message: str) -> str:
+    """The words of a message a translator must translate: everything but code, roles and targets."""
+    return " ".join(re.findall(r"[^\W\d_]{3,}", KEPT_AS_WRITTEN.sub(" ", message)))
+
+
+def test_every_page_has_a_catalog_in_each_language(templates):
+    assert sorted(templates) == pages()
+    for language in TRANSLATED:
+        committed = sorted(
+            po.relative_to(LOCALES / language / "LC_MESSAGES").with_suffix("").as_posix()
+            for po in (LOCALES / language / "LC_MESSAGES").rglob("*.po")
+        )
+        assert committed == pages(), f"run `make translations` to add the {language} catalogs of new pages"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_catalogs_hold_exactly_the_pages_messages(templates, language):
+    for page, extracted in templates.items():
+        held = {m.id for m in catalog(language, page) if m.id}
+        assert held == extracted, f"docs/locales/{language}/{page}.po is stale: run `make translations`"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated(language):
+    untranslated, fuzzy, copied = [], [], []
+    for page in pages():
+        for message in catalog(language, page):
+            if not message.id:
+                continue
+            where = f"{language}/{page}.po: {message.id[:60]!r}"
+            if not message.string:
+                untranslated.append(where)
+            elif message.fuzzy:
+                fuzzy.append(where)
+            elif message.string == message.id and prose(message.id):
+                copied.append(where)
+    assert (untranslated, fuzzy, copied) == ([], [], [])
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_each_language_builds_without_a_warning(sites, language):
+    assert sites[language].warnings == ""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_pages_are_in_the_language_and_its_direction(sites, language):
+    for page in pages():
+        english, translated = sites["en"].page(page), sites[language].page(page)
+        html = translated.find("html")
+        assert html["lang"] == language
+        assert html.get("dir") == ("rtl" if language == "ar" else None), page
+        assert heading(translated) != heading(english), page
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_term_links_land_on_the_localized_glossary(sites, language):
+    glossary = sites[language].page("glossary")
+    entries = bundled_glossary(language)
+    linked = 0
+    for page in pages():
+        for link in sites[language].page(page).select("a.mlglossary-term"):
+            target = urlsplit(urljoin(f"{page}.html", link["href"]))
+            assert target.path == "glossary.html", (page, link["href"])
+            entry = entries.get(target.fragment.removeprefix("term-"))
+            assert entry is not None, (page, link["href"])
+            term = glossary.find(id=target.fragment)
+            assert term is not None and term.get_text().startswith(entry.name), (page, link["href"])
+            linked += 1
+    assert linked >= 30
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_cards_speak_the_language(sites, language):
+    entries = bundled_glossary(language)
+    soup = sites[language].page("tutorial/getting-started")
+    cards = soup.select("div.mlglossary-cards > div.mlglossary-card")
+    assert cards
+    for card in cards:
+        entry = entries.get(card["data-mlglossary-href"].split("#term-")[1])
+        assert card["aria-label"] == entry.name
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_backlinks_name_the_translated_pages(sites, language):
+    """ "Cited in" names each citing page by its translated title, as that page's own <h1> shows it."""
+    glossary = sites[language].page("glossary")
+    blocks = glossary.select("div.mlglossary-backlinks")
+    assert len(blocks) >= 10
+    for block in blocks:
+        for item in block.select("li"):
+            link = item.select_one("a[href]")  # the page link; citation numbers follow it
+            page = urlsplit(link["href"]).path.removesuffix(".html")
+            assert link.get_text().split(" › ")[0] == heading(sites[language].page(page)), link["href"]
