@@ -13,6 +13,7 @@ except metadata.PackageNotFoundError:  # run from a checkout that was never inst
 extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
 exclude_patterns = ["_build"]
 myst_heading_anchors = 3
+myst_enable_extensions = ["deflist"]  # the "term / : definition" lists of the reference
 html_theme = "furo"
 html_title = "sphinxcontrib-mlglossary"
 

@@ -27,8 +27,14 @@ from .conftest import read_html
 DOCS = Path(__file__).parents[1] / "docs"
 LOCALES = DOCS / "locales"
 TRANSLATED = ["es", "ar"]
-#: inline code, roles and link targets: what a translation keeps as written
-KEPT_AS_WRITTEN = re.compile(r"\{[\w:-]+\}`[^`]*`|``.*?``|`[^`]*`|\]\([^)]*\)|<[^>]*>")
+#: the headings of a page's own content, in Furo and in the default theme
+HEADINGS = "[role=main] h1, [role=main] h2, [role=main] h3"
+#: inline code, roles, link targets and the product's name: what a translation keeps as written
+KEPT_AS_WRITTEN = re.compile(r"\{[\w:-]+\}`[^`]*`|``.*?``|`[^`]*`|\]\([^)]*\)|<[^>]*>|sphinxcontrib-mlglossary")
+
+#: words spelt the same in English and in the language (or borrowed as they are, as Spanish
+#: technical writing borrows JSON's "array"), which a translation may keep
+SPELT_ALIKE = {"es": {"Tutorial", "array"}}
 
 pytestmark = pytest.mark.filterwarnings(
     # MyST-Parser's resolver of links between pages reads an attribute Sphinx 9 deprecates
@@ -97,17 +103,29 @@ def pages() -> list[str]:
     return sorted(path.relative_to(DOCS).with_suffix("").as_posix() for path in DOCS.rglob("*.md"))
 
 
+def translated_pages() -> list[str]:
+    """The pages whose whole text comes from the catalogs: the glossary page's body is the bundled glossary's."""
+    return [page for page in pages() if page != "glossary"]
+
+
+def heading_text(element, *, code: bool = True) -> str:
+    """A heading's text, without the theme's permalink sign (and without its code, if asked)."""
+    return "".join(
+        text
+        for text in element.find_all(string=True)
+        if not text.find_parent("a", class_="headerlink") and (code or not text.find_parent("code"))
+    ).strip()
+
+
 def heading(soup) -> str:
-    """A page's <h1> text, without the theme's permalink sign."""
-    h1 = soup.find("h1")
-    for permalink in h1.select("a.headerlink"):
-        permalink.extract()
-    return h1.get_text().strip()
+    """A page's title, as its <h1> shows it."""
+    return heading_text(soup.find("h1"))
 
 
-def prose(message: str) -> str:
+def prose(message: str, language: str = "") -> str:
     """The words of a message a translator must translate: everything but code, roles and targets."""
-    return " ".join(re.findall(r"[^\W\d_]{3,}", KEPT_AS_WRITTEN.sub(" ", message)))
+    words = re.findall(r"[^\W\d_]{3,}", KEPT_AS_WRITTEN.sub(" ", message))
+    return " ".join(word for word in words if word not in SPELT_ALIKE.get(language, ()))
 
 
 def test_every_page_has_a_catalog_in_each_language(templates):
@@ -139,7 +157,7 @@ def test_every_message_is_translated(language):
                 untranslated.append(where)
             elif message.fuzzy:
                 fuzzy.append(where)
-            elif message.string == message.id and prose(message.id):
+            elif message.string == message.id and prose(message.id, language):
                 copied.append(where)
     assert (untranslated, fuzzy, copied) == ([], [], [])
 
@@ -156,7 +174,51 @@ def test_pages_are_in_the_language_and_its_direction(sites, language):
         html = translated.find("html")
         assert html["lang"] == language
         assert html.get("dir") == ("rtl" if language == "ar" else None), page
-        assert heading(translated) != heading(english), page
+        words = prose(heading_text(english.find("h1"), code=False), language)
+        assert heading(translated) != heading(english) or not words, page
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_heading_shows_its_translation(sites, language):
+    """Sphinx silently keeps the English text when a msgstr parses into another kind of node.
+
+    ``1. Instalar`` for the heading ``1. Install`` is a list item to the parser, so the
+    page would keep "1. Install" with no warning; the translation must read ``1\\. Instalar``.
+    """
+    kept = []
+    for page in translated_pages():
+        english = sites["en"].page(page).select(HEADINGS)
+        translated = sites[language].page(page).select(HEADINGS)
+        assert len(translated) == len(english), page
+        for original, translation in zip(english, translated, strict=True):
+            text = heading_text(original)
+            if heading_text(translation) == text and prose(heading_text(original, code=False), language):
+                kept.append(f"{page}: {text!r}")
+    assert kept == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_links_between_pages_land_where_the_english_ones_do(sites, language):
+    """A translated paragraph links the same sections as its original, in any order.
+
+    Sphinx matches a translated message's references to the original's by kind and page
+    only, so a paragraph linking two sections of one page would send both links to one of
+    them; the English pages avoid that, and this keeps them avoiding it.
+    """
+    moved = {}
+    for page in translated_pages():
+        links = {}
+        for name in ("en", language):
+            soup = sites[name].page(page)
+            links[name] = sorted(
+                a["href"]
+                for a in soup.select("[role=main] a.reference.internal[href]")
+                if "mlglossary-term" not in a.get("class", [])
+                and not a.find_parent(class_=["mlglossary-backlinks", "mlglossary-cards"])
+            )
+        if links["en"] != links[language]:
+            moved[page] = sorted(set(links["en"]) ^ set(links[language]))
+    assert moved == {}
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
