@@ -20,9 +20,10 @@ from sphinx.util.docutils import SphinxDirective
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .i18n import _
+from .inflection import variants
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
-from .nodes import API_REFERENCE, glossary_block, letter_bar, letter_heading
+from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, resolve_option
 from .text_direction import direction, list_separator
@@ -176,6 +177,8 @@ class MlGlossaryDirective(SphinxDirective):
                 for xref in block.findall(addnodes.pending_xref):
                     if xref.get("refdomain") == "py":
                         xref[API_REFERENCE] = True
+                    elif xref.get("reftype") == "term" and _names_an_entry(glossary, xref.get("reftarget", "")):
+                        xref[ENTRY_REFERENCE] = True
         definition = nodes.definition("", *body)
         related = [glossary.get(target) for target in entry.see_also]
         if any(related):
@@ -244,5 +247,11 @@ class MlGlossaryDirective(SphinxDirective):
                 refwarn=True,
                 refdoc=self.env.docname,
             )
+            xref[ENTRY_REFERENCE] = True
             paragraph += xref
         return paragraph
+
+
+def _names_an_entry(glossary: Glossary, target: str) -> bool:
+    """Whether a term reference in an entry's text cites another entry of the same data."""
+    return any(glossary.find(form) is not None for form in (target, *variants(target)))

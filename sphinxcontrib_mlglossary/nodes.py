@@ -28,6 +28,10 @@ AUTOLINK_CLASS = "mlglossary-autolink"
 API_REFERENCE = "mlglossary_api"
 #: on term references already reported as ambiguous
 AMBIGUOUS = "mlglossary_ambiguous"
+#: on term references inside a shown entry (its text or "See also") to another entry of the
+#: same glossary data: when no page shows that entry (``:terms:``/``:tags:`` picked a few),
+#: the reference stays plain text without a warning, as the writer chose not to show it
+ENTRY_REFERENCE = "mlglossary_entry_reference"
 
 
 class glossary_block(nodes.container):

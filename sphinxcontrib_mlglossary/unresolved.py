@@ -10,7 +10,7 @@ from sphinx.util.logging import is_suppressed_warning
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .model import fold
-from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK
+from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK, ENTRY_REFERENCE
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 
 def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -> bool | None:
     """Replace Sphinx's bare "term not in glossary" with advice; return True when handled."""
-    if node.get(API_REFERENCE) or node.get(AMBIGUOUS) or node.get(AUTOLINK):
+    if node.get(API_REFERENCE) or node.get(AMBIGUOUS) or node.get(AUTOLINK) or node.get(ENTRY_REFERENCE):
         # API names fall back to code literals, ambiguity was reported already, and an
-        # auto-link to a term no page defines stays plain text: none of these is a mistake
+        # auto-link to a term no page defines, like an entry's reference to an entry the
+        # project chose not to show, stays plain text: none of these is a mistake
         return True
     if domain.name != "std" or node.get("reftype") != "term":
         return None

@@ -150,3 +150,39 @@ def test_misspelt_option_name_is_reported_once(make_app, tmp_path):
     )
     assert "unknown option 'mlglossary_qqqqqqqq'" in warnings and "known options: mlglossary_language" in warnings
     assert warnings.count("[mlglossary.config]") == 2
+
+
+@pytest.mark.parametrize("fmt", ["md", "rst"])
+def test_a_subset_quietly_unlinks_references_to_entries_it_does_not_show(make_app, tmp_path, fmt):
+    """*attention mask* cites *token* and *input IDs* and lists three "See also" entries.
+
+    With ``:terms:`` picking it alone, those references have nowhere to land: they stay plain
+    text without a warning (the writer chose the subset; our text is not theirs to fix).
+    Shown on another page, the same entries are linked there. A page's own citation of an
+    entry that no page shows is still the writer's mistake, and still reported.
+    """
+    if fmt == "md":
+        subset = "# Glossary\n\n```{mlglossary}\n:terms: attention-mask\n```\n"
+        more = "# More\n\n```{mlglossary}\n:terms: token\n```\n"
+        index = "# Home\n\n```{toctree}\nglossary\nmore\n```\n\n{term}`padding`\n"
+    else:
+        subset = "Glossary\n========\n\n.. mlglossary::\n   :terms: attention-mask\n"
+        more = "More\n====\n\n.. mlglossary::\n   :terms: token\n"
+        index = "Home\n====\n\n.. toctree::\n\n   glossary\n   more\n\n:term:`padding`\n"
+    src = project(tmp_path, {f"index.{fmt}": index, f"glossary.{fmt}": subset, f"more.{fmt}": more})
+    app = make_app("html", srcdir=src, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if line]
+    assert len(warnings) == 1 and "term not in glossary: 'padding'" in warnings[0], warnings
+    assert f"index.{fmt}" in warnings[0]
+
+    from .conftest import read_html
+
+    entry = read_html(app.outdir / "glossary.html").find(id="term-attention-mask").find_next_sibling("dd")
+    links = {a["href"] for a in entry.select("a.reference.internal[href]")}
+    assert links == {"more.html#term-token"}, links
+    text = " ".join(entry.get_text().split())
+    assert "input IDs" in text
+    see_also = entry.select_one(".mlglossary-see-also")
+    assert see_also.select("a") == []
+    assert "input IDs" in see_also.get_text() and "position IDs" in see_also.get_text()
