@@ -51,6 +51,9 @@ def sphinx(src: Path, out: Path, *args: str) -> Run:
     if result.returncode:
         raise SystemExit(f"sphinx-build failed on {src}:\n{result.stderr}")
     lines = result.stderr.splitlines()
+    warnings = [line for line in lines if "WARNING" in line]
+    if warnings:  # what a warning costs (suggestions, logging) is not what we measure
+        raise SystemExit(f"the benchmark project {src} builds with {len(warnings)} warnings, first: {warnings[0]}")
     rss = next(int(line.split()[1]) for line in lines if line.startswith("MAXRSS"))
     cpu = next(float(line.split()[1]) for line in lines if line.startswith("CPU "))
     return Run(elapsed, rss, cpu)
