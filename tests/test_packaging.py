@@ -154,7 +154,8 @@ def test_long_description_has_no_link_that_breaks_off_the_repository(wheel: Path
 
 
 def test_unpacked_sdist_runs_its_own_tests(unpacked: Path):
-    """A module that builds a root, and the damaged-file fixtures: nothing from outside the tree."""
+    """A module that builds a root, the damaged-file fixtures and the documentation in its three
+    languages: nothing from outside the tree."""
     env = {**os.environ, "PYTHONPATH": str(unpacked)}
     located = subprocess.check_output(
         [sys.executable, "-c", "import sphinxcontrib_mlglossary as m; print(m.__file__)"],
@@ -174,8 +175,9 @@ def test_unpacked_sdist_runs_its_own_tests(unpacked: Path):
             "tests/test_build.py",
             "tests/test_import_markdown.py",
             "tests/test_encoding.py",
+            "tests/test_docs_translations.py",
             "-k",
-            "inventory and basic-md or seed",
+            "inventory and basic-md or seed or each_language_builds",
         ],
         cwd=unpacked,
         env=env,
@@ -187,7 +189,7 @@ def test_unpacked_sdist_runs_its_own_tests(unpacked: Path):
     summary = done.stdout.strip().splitlines()[-1]
     assert "skipped" not in summary and "passed" in summary, summary
     passed = int(summary.split(" passed")[0].split()[-1])
-    assert passed >= 12  # the inventory build and the seed stand-ins of both modules
+    assert passed >= 15  # the inventory build, the seed stand-ins of both modules, the docs in en, es, ar
 
 
 def _shipped(path: Path) -> bool:
