@@ -19,22 +19,19 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 ## Arabic, side by side, with -W: open example_docs/_build/html/{en,es,ar}/index.html and
 ## docs/_build/html/{en,es,ar}/index.html
 DOCS_LANGUAGES := en es ar
+DOCS_PROJECTS := example_docs docs
 docs: $(STAMP)
-	@for project in example_docs docs; do \
+	@for project in $(DOCS_PROJECTS); do \
 		for lang in $(DOCS_LANGUAGES); do \
 			$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
 				-d $$project/_build/doctrees/$$lang $$project $$project/_build/html/$$lang || exit 1; \
 		done; \
+		echo "Built: open $$project/_build/html/en/index.html (also es/ and ar/)"; \
 	done
-	@echo "Built: open example_docs/_build/html/en/index.html and docs/_build/html/en/index.html (also es/ and ar/)"
 
 ## Build only the documentation site (docs/), in the three languages
-docs-site: $(STAMP)
-	@for lang in $(DOCS_LANGUAGES); do \
-		$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
-			-d docs/_build/doctrees/$$lang docs docs/_build/html/$$lang || exit 1; \
-	done
-	@echo "Built: open docs/_build/html/en/index.html (also es/ and ar/)"
+docs-site:
+	@$(MAKE) --no-print-directory docs DOCS_PROJECTS=docs
 
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
 test: $(STAMP)

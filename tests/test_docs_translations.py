@@ -12,7 +12,6 @@ import importlib.util
 import re
 import shutil
 from collections import Counter
-from io import StringIO
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -20,11 +19,11 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
-from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import read_html
+from .test_example_docs import Build, build
 
 DOCS = Path(__file__).parents[1] / "docs"
 LOCALES = DOCS / "locales"
@@ -45,45 +44,32 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 class Site:
-    """One finished build of the docs in one language."""
+    """One finished build of the docs in one language, each page parsed once (the tests only read them)."""
 
-    def __init__(self, outdir: Path, warnings: str) -> None:
-        self.outdir = outdir
-        self.warnings = warnings
+    def __init__(self, built: Build) -> None:
+        self.outdir = built.outdir
+        self.warnings = built.warnings
         self._pages: dict[str, Any] = {}
 
     def page(self, name: str):
-        """The page's parsed HTML, parsed once (the tests only read it)."""
         if name not in self._pages:
             self._pages[name] = read_html(self.outdir / f"{name}.html")
         return self._pages[name]
 
 
-def build(destination: Path, buildername: str, **confoverrides: str) -> Site:
+def build_docs(destination: Path, buildername: str, **confoverrides: str) -> Site:
+    """A copy of ``docs/`` without compiled catalogs, built as example_docs' tests build theirs."""
     srcdir = destination / "docs"
     shutil.copytree(DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
     if not importlib.util.find_spec("furo"):  # the tox matrix installs no theme
         confoverrides.setdefault("html_theme", "alabaster")
-    warnings = StringIO()
-    app = SphinxTestApp(
-        buildername,
-        srcdir=srcdir,
-        confoverrides={"show_warning_types": True, **confoverrides},
-        status=StringIO(),
-        warning=warnings,
-    )
-    try:
-        app.build()
-    finally:
-        app.cleanup()  # forgets the cached translators, so the next language starts clean
-    lines = [line for line in warnings.getvalue().splitlines() if line and "already registered" not in line]
-    return Site(Path(app.outdir), "\n".join(lines))
+    return Site(build(srcdir, buildername, **confoverrides))
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory) -> dict[str, Site]:
     return {
-        language: build(tmp_path_factory.mktemp(f"docs-{language}"), "html", language=language)
+        language: build_docs(tmp_path_factory.mktemp(f"docs-{language}"), "html", language=language)
         for language in ["en", *TRANSLATED]
     }
 
@@ -91,7 +77,7 @@ def sites(tmp_path_factory) -> dict[str, Site]:
 @pytest.fixture(scope="module")
 def templates(tmp_path_factory) -> dict[str, set[str]]:
     """Each page's messages, as ``sphinx-build -b gettext`` extracts them today."""
-    site = build(tmp_path_factory.mktemp("docs-gettext"), "gettext")
+    site = build_docs(tmp_path_factory.mktemp("docs-gettext"), "gettext")
     assert site.warnings == ""
     found = {}
     for pot in site.outdir.rglob("*.pot"):
