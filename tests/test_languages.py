@@ -89,20 +89,61 @@ def test_english_glossary_on_a_right_to_left_page_stays_left_to_right(root_app):
     assert (card["dir"], card["lang"]) == ("ltr", "en")
 
 
-def test_text_direction_table_agrees_with_babel_for_every_locale():
-    """The fixed right-to-left table gives what Babel's locale data says, without loading it."""
+def test_text_direction_is_babels_for_every_locale_it_knows():
+    """Whatever Babel is installed, every locale it knows gets its character order."""
     from babel import Locale, localedata
 
     from sphinxcontrib_mlglossary.text_direction import direction
 
     checked = 0
     for identifier in localedata.locale_identifiers():
-        expected = Locale.parse(identifier).text_direction
-        if expected == "ttb":  # vertical Mongolian: HTML has no such direction, pages stay "ltr"
-            assert direction(identifier) == "ltr"
-            continue
+        expected = {"right-to-left": "rtl"}.get(Locale.parse(identifier).character_order, "ltr")
         assert direction(identifier) == expected, identifier
         assert direction(identifier.replace("_", "-")) == expected, identifier
         checked += 1
     assert checked > 1000
+    assert direction("brh") == "rtl"  # Brahui: Babel 2.19 knows it, the old hand-kept table did not
     assert direction("ar") == "rtl" and direction("es") == "ltr" and direction(None) == "ltr"
+
+
+@pytest.fixture
+def fresh_direction():
+    from sphinxcontrib_mlglossary.text_direction import direction
+
+    direction.cache_clear()
+    yield direction
+    direction.cache_clear()
+
+
+def test_a_language_babel_learns_later_follows_babel(monkeypatch, fresh_direction):
+    """A locale added in a future Babel release is right to left as soon as Babel says so."""
+    import babel
+
+    class FutureLocale:
+        character_order = "right-to-left"
+
+    asked = []
+
+    def parse(identifier, *args, **kwargs):
+        asked.append(identifier)
+        if identifier == "qaa":
+            return FutureLocale()
+        raise babel.UnknownLocaleError(identifier)
+
+    monkeypatch.setattr(babel.Locale, "parse", staticmethod(parse))
+    assert fresh_direction("qaa") == "rtl"
+    assert fresh_direction("qaa-PK") == "rtl"  # unknown region: the language decides
+    assert fresh_direction("qab") == "ltr"  # unknown to Babel too: left to right, no error
+    assert asked == ["qaa", "qaa_PK", "qaa", "qab"]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ar", "es_MX", "ar-EG", "EN"])
+def test_bundled_languages_are_answered_without_loading_babel_locales(monkeypatch, fresh_direction, language):
+    """The common case stays free: the glossary's own languages load no locale data."""
+    import babel
+
+    def parse(*args, **kwargs):
+        raise AssertionError(f"Babel locale data loaded for {language}")
+
+    monkeypatch.setattr(babel.Locale, "parse", staticmethod(parse))
+    assert fresh_direction(language) == ("rtl" if language.lower().startswith("ar") else "ltr")
