@@ -47,6 +47,8 @@ OPTION = re.compile(r":(?P<key>[\w-]+):\s*(?P<value>.*)")
 CITATION = re.compile(r"(?:\{term\}|:term:)`[^`]+`")
 #: -W lets the build finish, and --keep-going is a no-op, from Sphinx 8.1 on
 FINISHES_ON_WARNING = sphinx.version_info >= (8, 1)
+#: the tests that build: four projects, then step 8 in two of them (about 40 s of CPU in all)
+builds = pytest.mark.slow
 
 
 @dataclass(frozen=True)
@@ -226,17 +228,20 @@ def test_install_comes_from_a_checkout_until_a_release():
     assert not any(line.startswith("pip install sphinxcontrib-mlglossary") for line in commands)
 
 
+@builds
 def test_the_build_command_passes_with_warnings_as_errors(walkthrough: Walkthrough):
     assert walkthrough.build.returncode == 0, walkthrough.build.stderr
     assert "WARNING" not in walkthrough.build.stderr
     assert "-W" in block("tutorial-build").split()
 
 
+@builds
 def test_the_home_page_lists_both_pages(walkthrough: Walkthrough):
     toctree = walkthrough.page("index").select("[role=main] .toctree-wrapper a[href]")
     assert [link["href"] for link in toctree] == ["training.html", "glossary.html"]
 
 
+@builds
 def test_every_citation_links_to_its_glossary_entry(walkthrough: Walkthrough):
     training = walkthrough.page("training")
     entries = {dt["id"]: dt for dt in walkthrough.page("glossary").select("dl.glossary dt[id]")}
@@ -253,6 +258,7 @@ def test_every_citation_links_to_its_glossary_entry(walkthrough: Walkthrough):
     assert "glossary.html#term-masked-language-modeling" in hrefs
 
 
+@builds
 def test_the_glossary_page_holds_every_entry_and_cites_back(walkthrough: Walkthrough):
     glossary = walkthrough.page("glossary")
     assert len(glossary.select("dl.glossary > dt[id]")) == len(bundled_glossary("en"))
@@ -319,6 +325,7 @@ def message(warning: str) -> str:
     return location + rest.rsplit(" [", 1)[0]
 
 
+@builds
 def test_a_mistake_fails_the_build_as_the_page_says(mistake: Mistake):
     """Step 8, on the Sphinx installed: the page's warning line, summary, exit status and second run."""
     warning = expected_warning(mistake)
@@ -347,6 +354,7 @@ def test_a_mistake_fails_the_build_as_the_page_says(mistake: Mistake):
     assert "WARNING" not in mistake.again.stderr
 
 
+@builds
 def test_fixing_the_spelling_makes_the_build_clean_again(mistake: Mistake):
     assert mistake.fixed.returncode == 0, mistake.fixed.stderr
     assert "WARNING" not in mistake.fixed.stderr
