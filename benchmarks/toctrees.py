@@ -81,9 +81,13 @@ def prune(text: str, docname: str, suffixes: tuple[str, ...], exists: Exists) ->
             stripped = entry.strip()
             if stripped == "---":
                 in_front_matter = not in_front_matter
-            if in_front_matter or stripped == "---" or not stripped or stripped.startswith(":"):
-                kept.append(entry)
-            elif _keeps(stripped, docname, suffixes, exists, globbed):
+            if (
+                in_front_matter
+                or stripped == "---"
+                or not stripped
+                or stripped.startswith(":")
+                or _keeps(stripped, docname, suffixes, exists, globbed)
+            ):
                 kept.append(entry)
             else:
                 removed.append(stripped)
