@@ -8,7 +8,7 @@ then prepare and build::
     python -m benchmarks.sites build sentence-transformers --variant autolink
 
 ``build`` writes the HTML to ``benchmarks/sites_build/NAME/html/VARIANT`` and prints the
-path; the ``autolink`` variant is the site with ``mlglossary_autolink = "first"``.
+path (``--builder`` picks another builder); the ``autolink`` variant is the site with ``mlglossary_autolink = "first"``.
 ``python -m benchmarks.run`` measures every prepared site. Nothing of a site's text is
 kept in the repository: ``benchmarks/sites_build/`` is ignored.
 """
@@ -112,18 +112,17 @@ SITES: dict[str, Site] = {
 }
 
 
-def html_dir(name: str, variant: str) -> Path:
-    """Where ``build`` writes a variant's HTML."""
-    return BUILD_ROOT / name / "html" / variant
+def build(name: str, variant: str, builder: str = "html", build_root: Path = BUILD_ROOT) -> Path:
+    """Build one variant of a prepared site (clean) into ``NAME/BUILDER/VARIANT``; return that folder.
 
-
-def build(name: str, variant: str, builder: str = "html", *extra: str) -> Path:
-    """Build one variant of a prepared site (clean) and return its output folder."""
-    prepared = load(name)
+    ``build("sentence-transformers", "autolink")`` gives the site's HTML with
+    ``mlglossary_autolink = "first"``, the material issue 30 judges auto-linking on.
+    """
+    prepared = load(name, build_root)
     if prepared is None:
         raise SystemExit(f"{name} is not prepared: python -m benchmarks.sites prepare {name} --git-dir ...")
-    out = html_dir(name, variant) if builder == "html" else BUILD_ROOT / name / builder / variant
-    command = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", builder, *extra]
+    out = build_root / name / builder / variant
+    command = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", builder]
     subprocess.run([*command, str(prepared.variant(variant)), str(out)], check=True)
     return out
 

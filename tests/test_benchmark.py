@@ -223,6 +223,17 @@ def test_site_measurement_builds_every_variant_without_warnings(tmp_path: Path):
     assert "| serial_cpu_s |" in format_site_table(report)
 
 
+def test_sites_build_writes_a_variant_where_issue_30_reads_it(tmp_path: Path):
+    from benchmarks.site_prep import prepare
+    from benchmarks.sites import build
+
+    site, git_dir = _fake_site(tmp_path)
+    prepare(site, git_dir, tmp_path / "build")
+    out = build("fake", "plain", "text", build_root=tmp_path / "build")
+    assert out == tmp_path / "build" / "fake" / "text" / "plain"
+    assert "A sentence after the API block stays." in (out / "guide.txt").read_text()
+
+
 def test_runner_skips_sites_not_prepared(tmp_path: Path, capsys):
     report = main(["--no-synthetic", "--sites", "mmengine", "--sites-dir", str(tmp_path / "none")])
     assert report["sites"] == {}
