@@ -94,7 +94,6 @@ class Site:
     suppress_warnings: tuple[str, ...] = ()
     #: (glob, regex, replacement) edits of source text, for what would warn here only
     rewrites: tuple[tuple[str, str, str], ...] = ()
-    notes: str = ""
 
     @property
     def suffixes(self) -> tuple[str, ...]:
