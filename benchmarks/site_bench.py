@@ -112,11 +112,20 @@ def format_site_table(report: dict[str, object]) -> str:
     head = ["measure", BASELINE, *candidates, *(f"{c} / {BASELINE}" for c in candidates)]
     rows = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
     scale = {"maxrss_kib": 1 / 1024, "parallel_maxrss_kib": 1 / 1024, "output_bytes": 1 / 1e6}
-    names = {"maxrss_kib": "peak RSS, serial (MiB)", "parallel_maxrss_kib": "peak RSS, -j 2 (MiB)"}
-    names |= {"output_bytes": "output, HTML+JS+CSS (MB)", "warnings": "warnings"}
+    names = {
+        "serial_cpu_s": "clean build, serial, CPU (s)",
+        "serial_s": "clean build, serial, wall (s)",
+        "parallel_cpu_s": "clean build, `-j 2`, CPU (s)",
+        "parallel_s": "clean build, `-j 2`, wall (s)",
+        "maxrss_kib": "peak RSS, serial (MiB)",
+        "parallel_maxrss_kib": "peak RSS, `-j 2` (MiB)",
+        "output_bytes": "output, HTML+JS+CSS (MB)",
+        "warnings": "warnings",
+    }
     for key in (*RATIO_KEYS, "warnings"):
         factor = scale.get(key, 1.0)
-        cells = [names.get(key, key)] + [f"{medians[v][key] * factor:.2f}" for v in (BASELINE, *candidates)]
+        digits = 0 if key == "warnings" else 2
+        cells = [names[key]] + [f"{medians[v][key] * factor:.{digits}f}" for v in (BASELINE, *candidates)]
         cells += [f"{ratios[c][key]:.3f}" if key in ratios[c] else "" for c in candidates]
         rows.append("| " + " | ".join(cells) + " |")
     added = report["added_rss_mib"]
