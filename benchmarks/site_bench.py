@@ -97,6 +97,7 @@ def measure_site(
         "warmup": warmup,
         "html_pages": pages,
         "output_folders": folders,
+        "rounds": results,
         "medians": medians,
         "ratios": ratios,
         "added_rss_mib": added_rss_mib,

@@ -208,6 +208,7 @@ def test_site_measurement_builds_every_variant_without_warnings(tmp_path: Path):
     prepared = prepare(site, git_dir, tmp_path / "build")
     report = measure_site(prepared, tmp_path / "work", reps=1, warmup=0, variants=("plain", "autolink"))
     assert set(report["ratios"]) == {"autolink"}
+    assert [len(values) for values in report["rounds"]["autolink"].values()] == [1] * 8  # every round kept
     for variant in ("plain", "autolink"):
         assert report["medians"][variant]["warnings"] == 0
     out = tmp_path / "work" / "fake"
