@@ -9,64 +9,21 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.generate import generate
-
-#: runs sphinx in-process and prints its peak memory (own + parallel workers), in KiB,
-#: and the CPU seconds it used (steadier than wall time on a shared machine)
-_MEASURE = """
-import resource, sys
-from sphinx.cmd.build import main
-code = main(sys.argv[1:])
-own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print("MAXRSS", max(own, kids), file=sys.stderr)
-usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-print("CPU", sum(u.ru_utime + u.ru_stime for u in usage), file=sys.stderr)
-sys.exit(code)
-"""
-
-
-@dataclass
-class Run:
-    seconds: float
-    maxrss_kib: int
-    cpu_seconds: float
-
-
-def sphinx(src: Path, out: Path, *args: str) -> Run:
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-c", _MEASURE, "-q", "-b", "html", *args, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
-    elapsed = time.perf_counter() - started
-    if result.returncode:
-        raise SystemExit(f"sphinx-build failed on {src}:\n{result.stderr}")
-    lines = result.stderr.splitlines()
-    warnings = [line for line in lines if "WARNING" in line]
-    if warnings:  # what a warning costs (suggestions, logging) is not what we measure
-        raise SystemExit(f"the benchmark project {src} builds with {len(warnings)} warnings, first: {warnings[0]}")
-    rss = next(int(line.split()[1]) for line in lines if line.startswith("MAXRSS"))
-    cpu = next(float(line.split()[1]) for line in lines if line.startswith("CPU "))
-    return Run(elapsed, rss, cpu)
+from benchmarks.measure import output_size, sphinx
+from benchmarks.site_bench import format_site_table, measure_site
+from benchmarks.site_prep import BUILD_ROOT, load
+from benchmarks.sites import SITES
 
 
 def pages_written_since(out: Path, moment: float) -> int:
     """Content pages an incremental build wrote (index and search pages are always rewritten)."""
     always = {"genindex.html", "search.html", "py-modindex.html"}
     return sum(1 for p in out.rglob("*.html") if p.name not in always and p.stat().st_mtime >= moment)
-
-
-def output_size(out: Path) -> int:
-    return sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and p.suffix in {".html", ".js", ".css"})
 
 
 def extension_bytes_per_page(out: Path) -> float:
@@ -189,6 +146,28 @@ def format_table(report: dict[str, object]) -> str:
     return "\n".join(rows)
 
 
+def measure_sites(
+    names: list[str], workdir: Path, *, reps: int, warmup: int, build_root: Path
+) -> tuple[dict[str, object], dict[str, str]]:
+    """Measure each prepared site; say why each other one is skipped."""
+    reports: dict[str, object] = {}
+    skipped: dict[str, str] = {}
+    for name in names:
+        prepared = load(name, build_root)
+        if prepared is None:
+            skipped[name] = f"not prepared: python -m benchmarks.sites prepare {name} --git-dir DIR"
+        elif prepared.commit != SITES[name].commit:
+            skipped[name] = f"prepared at {prepared.commit}, pinned at {SITES[name].commit}: prepare it again"
+        else:
+            report = measure_site(prepared, workdir / "sites", reps=reps, warmup=warmup)
+            print(f"\n{name} @ {prepared.commit[:12]}: {reps} reps after {warmup} warm-up, clean builds")
+            print(format_site_table(report))
+            reports[name] = report
+    for name, reason in skipped.items():
+        print(f"\n{name}: skipped, {reason}")
+    return reports, skipped
+
+
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pages", type=int, default=50)
@@ -205,24 +184,40 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         default="extension",
         help="extension: plain Sphinx vs the extension; autolink: the extension with auto-linking off vs 'first'",
     )
+    parser.add_argument("--no-synthetic", action="store_true", help="measure the real sites only")
+    parser.add_argument(
+        "--sites", nargs="*", choices=sorted(SITES), help="real sites to measure (default: every prepared one)"
+    )
+    parser.add_argument("--no-sites", action="store_true", help="measure the synthetic project only")
+    parser.add_argument("--site-reps", type=int, default=3, help="rounds of clean builds per site")
+    parser.add_argument("--site-warmup", type=int, default=1, help="rounds built first and dropped")
+    parser.add_argument("--sites-dir", type=Path, default=BUILD_ROOT, help="where sites were prepared")
     args = parser.parse_args(argv)
+    report: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or Path(tmp)
-        report = measure(
-            workdir,
-            pages=args.pages,
-            citations=args.citations,
-            terms=args.terms,
-            fmt=args.format,
-            pairs=args.pairs,
-            compare=args.compare,
-            warmup=args.warmup,
-        )
-    print(
-        f"{args.compare}: {args.pages} pages x {args.citations} citations, {args.terms} terms, "
-        f"{args.format}, {args.pairs} pairs"
-    )
-    print(format_table(report))
+        if not args.no_synthetic:
+            report = measure(
+                workdir,
+                pages=args.pages,
+                citations=args.citations,
+                terms=args.terms,
+                fmt=args.format,
+                pairs=args.pairs,
+                compare=args.compare,
+                warmup=args.warmup,
+            )
+            print(
+                f"{args.compare}: {args.pages} pages x {args.citations} citations, {args.terms} terms, "
+                f"{args.format}, {args.pairs} pairs"
+            )
+            print(format_table(report))
+        if not args.no_sites:
+            names = sorted(SITES) if args.sites is None else args.sites
+            sites, skipped = measure_sites(
+                names, workdir, reps=args.site_reps, warmup=args.site_warmup, build_root=args.sites_dir
+            )
+            report["sites"], report["sites_skipped"] = sites, skipped
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return report

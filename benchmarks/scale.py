@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.generate import generate
-from benchmarks.run import sphinx
+from benchmarks.measure import sphinx
 
 VARIANTS = (("plain", False), ("mlglossary", True))
 
