@@ -32,6 +32,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 #: our template, under our own folder name so no project or theme template shadows it
 WRAPPER = "mlglossary/page-direction.html"
 #: says the direction is ours: our stylesheet then keeps the page's code blocks left to right
+#: (given a value: epub pages are XML, where an attribute without one is an error)
 MARK = "data-mlglossary-dir"
 
 _HTML_TAG = re.compile(r"<html(?=[\s>])[^>]*>", re.IGNORECASE)
@@ -44,7 +45,7 @@ def with_direction(page: str, text_direction: str = "rtl") -> str:
     if tag is None or _DIR_ATTRIBUTE.search(tag.group()):
         return page
     at = tag.start() + len("<html")
-    return f'{page[:at]} dir="{text_direction}" {MARK}{page[at:]}'
+    return f'{page[:at]} dir="{text_direction}" {MARK}=""{page[at:]}'
 
 
 def _loader(app: Sphinx) -> BuiltinTemplateLoader | None:
@@ -90,7 +91,7 @@ def _basic_layout_tag(context: dict[str, Any], language: str) -> None:
     if context.get("html_tag"):
         return
     root = context.get("content_root", "")
-    context["html_tag"] = f'<html lang="{escape(language)}" dir="rtl" {MARK} data-content_root="{escape(root)}">'
+    context["html_tag"] = f'<html lang="{escape(language)}" dir="rtl" {MARK}="" data-content_root="{escape(root)}">'
 
 
 def register(app: Sphinx) -> None:
