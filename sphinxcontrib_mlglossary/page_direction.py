@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.jinja2glue import BuiltinTemplateLoader, SphinxFileSystemLoader
+from sphinxcontrib.serializinghtml import SerializingHTMLBuilder
 
 from .text_direction import direction
 
@@ -49,7 +50,13 @@ def with_direction(page: str, text_direction: str = "rtl") -> str:
 
 
 def _loader(app: Sphinx) -> BuiltinTemplateLoader | None:
-    """Sphinx's own template loader; a project with its own ``template_bridge`` has none."""
+    """Sphinx's own template loader, for builders that render templates.
+
+    None for a project with its own ``template_bridge``, and for the json and pickle
+    builders, which write the context instead of a page.
+    """
+    if isinstance(app.builder, SerializingHTMLBuilder):
+        return None
     templates = getattr(app.builder, "templates", None)
     return templates if isinstance(templates, BuiltinTemplateLoader) else None
 
@@ -75,7 +82,7 @@ def right_to_left_page(
 ) -> str | None:
     """Render a right-to-left page through our template, which adds ``dir`` to the theme's tag."""
     language = app.config.language
-    if direction(language) != "rtl":
+    if direction(language) != "rtl" or isinstance(app.builder, SerializingHTMLBuilder):
         return None
     loader = _loader(app)
     if loader is None or not _wrapper_loadable(loader):

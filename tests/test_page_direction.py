@@ -9,6 +9,7 @@ Builds are real: the ``test-themes`` root with each HTML builder, the project of
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -98,6 +99,16 @@ def test_left_to_right_pages_are_left_alone(root_app, furo):
     # not even our template is made findable
     assert isinstance(app.builder.templates, BuiltinTemplateLoader)
     assert not any(str(TEMPLATES) in loader.searchpath for loader in app.builder.templates.loaders)
+
+
+def test_json_output_holds_no_context_of_ours(root_app):
+    """The json builder writes each page's context, not a page: nothing of ours goes into it."""
+    app = root_app("json", "themes", confoverrides={"language": "ar"})
+    app.build()
+    assert app.warning.getvalue() == ""
+    context = json.loads((app.outdir / "index.fjson").read_text(encoding="utf-8"))
+    assert "mlglossary-card" in context["body"]  # the page is ours all the same
+    assert [key for key in context if "mlglossary" in key or key == "html_tag"] == []
 
 
 class ProjectBridge(TemplateBridge):
