@@ -68,8 +68,10 @@ def _wrapper_loadable(loader: BuiltinTemplateLoader) -> bool:
 def add_templates(app: Sphinx) -> None:
     """Make our template findable, after the project's and the theme's (they win a name clash).
 
-    Only for right-to-left languages, so a left-to-right build is untouched; the project's
-    ``templates_path`` is not changed (a changed value reports "the configuration has changed").
+    Added to the search list (``loaders``) of Sphinx's default template bridge, once, before
+    any page is written (so ``-j`` writers inherit it); the project's ``templates_path`` is
+    not changed (a changed value reports "the configuration has changed"). Only for
+    right-to-left languages, so a left-to-right build is untouched.
     """
     loader = _loader(app)
     if loader is None or direction(app.config.language) != "rtl" or _wrapper_loadable(loader):
