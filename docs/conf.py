@@ -25,15 +25,3 @@ mlglossary_autolink = "first"
 locale_dirs = ["locales"]
 gettext_compact = False
 
-
-def right_to_left_theme(app, config):
-    """Arabic pages take Sphinx's default theme, which writes ``dir="rtl"`` (Furo's own <html> tag does not).
-
-    ``-D language=ar`` is applied after this file runs, so the choice waits for config-inited.
-    """
-    if (config.language or "en").split("_")[0] == "ar":
-        config.html_theme = "alabaster"
-
-
-def setup(app):
-    app.connect("config-inited", right_to_left_theme)

@@ -8,9 +8,8 @@ copyright = "2026, the sphinxcontrib-mlglossary authors"
 extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
 exclude_patterns = ["_build"]
 
-# Furo where it is installed (`pip install furo`), Sphinx's default theme otherwise.
-# Right-to-left pages (Arabic) keep the default theme: Furo writes its own <html> tag,
-# without the dir="rtl" the extension gives themes built on Sphinx's basic layout.
+# Furo where it is installed (`pip install furo`), Sphinx's default theme otherwise; in
+# every language: the extension gives Arabic pages dir="rtl" in either.
 MODERN_THEME = "furo" if find_spec("furo") else "alabaster"
 html_theme = MODERN_THEME
 
@@ -33,11 +32,9 @@ TITLES = {
 
 
 def localize(app, config):
-    """`-D language=xx` is applied after this file runs: pick the title and theme once it is known."""
+    """`-D language=xx` is applied after this file runs: pick the title once it is known."""
     language = (config.language or "en").split("_")[0]
     config.project = config.html_title = TITLES.get(language, TITLES["en"])
-    if language == "ar":
-        config.html_theme = "alabaster"
 
 
 def setup(app):

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, nodes, single_page, tooltips
+    from . import assets, config, nodes, page_direction, single_page, tooltips
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -45,6 +45,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
     assets.register(app)
+    page_direction.register(app)
     app.connect("warn-missing-reference", on_warn_missing_reference)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +47,7 @@ def link_assets(
 
     Pages with cards get both files; glossary pages (letter bar, "Cited in") and other
     right-to-left pages get the stylesheet only (on the latter it keeps code blocks
-    left to right under our ``dir="rtl"``).
+    left to right under the ``dir="rtl"`` of :mod:`.page_direction`).
     """
     has_cards = doctree is not None and any(
         isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
@@ -66,24 +65,6 @@ def _glossary_page(app: Sphinx, pagename: str) -> bool:
     return pagename in domain.definitions or pagename in domain.user_terms
 
 
-def right_to_left_page(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
-) -> None:
-    """Sphinx writes no ``dir``; themes built on the basic layout accept our ``<html>`` tag.
-
-    ``data-mlglossary-dir`` says the direction is ours: our stylesheet then keeps the
-    page's code blocks left to right (and leaves pages whose theme chose alone).
-    """
-    language = app.config.language
-    if direction(language) != "rtl" or context.get("html_tag"):
-        return
-    root = context.get("content_root", "")
-    context["html_tag"] = (
-        f'<html lang="{escape(language)}" dir="rtl" data-mlglossary-dir data-content_root="{escape(root)}">'
-    )
-
-
 def register(app: Sphinx) -> None:
-    app.connect("html-page-context", right_to_left_page)
     app.connect("builder-inited", copy_assets)
     app.connect("html-page-context", link_assets)

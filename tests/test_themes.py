@@ -2,6 +2,8 @@
 
 ``tests/roots/test-themes`` is built once per theme (in English and in Arabic) and opened in
 the one headless chromium of ``tests/test_browser.py``, whose helpers this module reuses.
+Every theme's Arabic pages carry ``dir="rtl"`` (``page_direction.py``), checked in the HTML
+and in the browser (the page runs from the right, code blocks from the left).
 Dark mode goes through each theme's own switch (the choice its toggle stores), with the OS
 set the other way round, so a card that followed only the OS setting would fail. Themes
 without a dark mode (alabaster, sphinx-rtd-theme) get a dark OS setting instead, and the
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import read_html
 from .test_browser import (  # browser and open_page are fixtures, used by name
     HIDE_DELAY,
     box,
@@ -90,6 +93,16 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Pat
         return dict(zip(jobs, pool.map(build, jobs), strict=True))
 
 
+def require(name: str) -> Theme:
+    """The theme, installed: a missing one skips the test, and fails it under CI=true."""
+    theme = BY_NAME[name]
+    if not theme.installed:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the theme {name} is not installed (pip install -e '.[themes]')")
+        pytest.skip(f"theme {name} is not installed")
+    return theme
+
+
 @pytest.fixture
 def open_theme(open_page, sites):  # noqa: F811 (the fixture imported above)
     """open_theme(theme name, mode, language, **page options) -> the theme's index page, loaded.
@@ -98,11 +111,7 @@ def open_theme(open_page, sites):  # noqa: F811 (the fixture imported above)
     """
 
     def _open(name: str, mode: str = "light", language: str = "en", **options):
-        theme = BY_NAME[name]
-        if not theme.installed:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"CI=true but the theme {name} is not installed (pip install -e '.[themes]')")
-            pytest.skip(f"theme {name} is not installed")
+        theme = require(name)
         return open_page(sites[name, language] / "index.html", **theme.context(mode), **options)
 
     return _open
@@ -255,18 +264,23 @@ def test_card_flipped_over_the_header_stays_on_top(open_theme, name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_right_to_left(open_theme, name):
-    """Arabic page: the card starts at the term's right edge and its text runs from the right.
+def test_every_arabic_page_is_right_to_left(sites, name):
+    """``dir="rtl"`` on the ``<html>`` tag of every page in Arabic, whatever the theme; none in English."""
+    require(name)
+    for language, expected in (("ar", "rtl"), ("en", None)):
+        site = sites[name, language]
+        built = sorted(page for page in site.rglob("*.html") if "_static" not in page.relative_to(site).parts)
+        assert {page.name for page in built} >= {"index.html", "glossary.html", "genindex.html", "search.html"}
+        for page in built:
+            assert read_html(page).find("html").get("dir") == expected, (language, page)
 
-    Only themes built on Sphinx's basic layout (alabaster) take the ``dir="rtl"`` the extension
-    writes; for the others the test sets it, as a project would in its own template.
-    """
+
+@pytest.mark.parametrize("name", NAMES)
+def test_right_to_left(open_theme, name):
+    """Arabic page: the page runs from the right, the card starts at the term's right edge, code stays left to right."""
     page = open_theme(name, language="ar", width=1200, height=700)
-    html = page.locator("html")
-    if name == "alabaster":
-        assert html.get_attribute("dir") == "rtl"
-    else:
-        page.evaluate("document.documentElement.dir = 'rtl'")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
     link = terms(page).nth(ATTENTION_MASK)
     card = card_of(page, link)
     link.hover()
@@ -290,6 +304,16 @@ def test_right_to_left(open_theme, name):
     assert text["direction"] == "rtl"
     assert text["align"] in {"start", "right"}
     assert text["titleRight"] == pytest.approx(text["right"], abs=1)
+
+    # the glossary page: its text from the right, its code blocks (Python examples) left to right
+    page.goto(page.url.replace("index.html", "glossary.html"))
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+    definition = page.locator("dl.glossary > dd > p").first
+    assert definition.evaluate("(p) => getComputedStyle(p).direction") == "rtl"
+    code = page.locator("dl.glossary pre")
+    assert code.count() > 0
+    assert set(code.evaluate_all("(blocks) => blocks.map((b) => getComputedStyle(b).direction)")) == {"ltr"}
+    snap(page, f"{name}-rtl-glossary")
 
 
 @pytest.mark.parametrize("mode", ["light", "dark"])
