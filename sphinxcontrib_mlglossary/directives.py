@@ -25,7 +25,7 @@ from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
 from .sorting import letter, letter_id, sort_key
-from .sources import BUNDLED, SourceSpec, data_location, load, resolve_option
+from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
 
 if TYPE_CHECKING:
@@ -114,11 +114,7 @@ class MlGlossaryDirective(SphinxDirective):
         try:
             return spec, load(session, spec, language, location=self.get_location())
         except GlossaryDataError as error:
-            warn(
-                MlGlossaryWarning.DATA,
-                f"mlglossary :source: {self.options['source']}: {error}",
-                location=self.get_location(),
-            )
+            report_refused(error, f"mlglossary :source: {self.options['source']}", self.get_location())
             return None
 
     def _select(self, glossary: Glossary) -> list[Entry]:
