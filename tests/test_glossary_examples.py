@@ -1,9 +1,10 @@
 """Every Python example in the bundled glossaries compiles, names only what it defines or
 imports, and, where it needs nothing beyond the standard library, runs as shown.
 
-The blocks of one entry form one session, in order. A block that needs more starts with a
-comment naming it, ``# requires: transformers, hub`` (``hub``: downloads a model or data
-set); such blocks are checked for syntax and names only.
+The blocks of one entry form one session, in order. A block that needs more says so in its
+fence, out of the reader's view: ```` ```python requires=transformers,hub ```` (``hub``:
+downloads a model or data set; MyST reads only the first word of a fence as its language);
+such blocks are checked for syntax and names only.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import pytest
 
 GLOSSARIES = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary" / "glossaries"
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```", re.MULTILINE | re.DOTALL)
-REQUIRES = re.compile(r"^(?:>>> )?#\s*requires:\s*(?P<what>[\w ,.-]+)$", re.MULTILINE)
+REQUIRES = re.compile(r"(?:^|\s)requires=(?P<what>[\w,.-]+)(?:\s|$)")
+#: test metadata written as a comment, where the reader would see it
+COMMENTED = re.compile(r"^(?:>>> )?#\s*requires\b", re.MULTILINE)
 KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub"}
 
 
@@ -46,10 +49,11 @@ def sessions(language: str) -> dict[str, list[Block]]:
     found: dict[str, list[Block]] = {}
     for term in data["term"]:
         for match in FENCE.finditer(term["body"]):
-            if match["info"].strip() not in {"python", "py", "pycon", "python3"}:
+            info = match["info"].strip()
+            if info.split(" ", 1)[0] not in {"python", "py", "pycon", "python3"}:
                 continue
             code = match["code"]
-            needs = REQUIRES.search(code.split("\n", 1)[0])
+            needs = REQUIRES.search(info)
             requires = {part.strip() for part in needs["what"].split(",")} if needs else set()
             found.setdefault(term["id"], []).append(Block(term["id"], code, requires))
     return found
@@ -110,6 +114,34 @@ def test_examples_that_need_nothing_more_run_as_shown(language, entry):
             exec(compile(block.code, name, "exec"), globs)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{language}.toml {entry}: {result.failed} example(s) print something else"
+
+
+def test_no_example_shows_its_test_metadata_to_the_reader():
+    """``requires`` lives in the fence; a comment in the code would be shown on the page."""
+    shown = [
+        (language, entry)
+        for language, entry in ALL
+        for block in sessions(language)[entry]
+        if COMMENTED.search(block.code)
+    ]
+    assert shown == []
+    assert sum(1 for language, entry in ALL for block in sessions(language)[entry] if block.requires) > 200
+
+
+def test_the_built_page_shows_the_examples_without_their_metadata(make_app, tmp_path):
+    """MyST renders ``python requires=...`` as Python code, highlighted, and shows nothing of the metadata."""
+    from bs4 import BeautifulSoup
+
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n', encoding="utf-8")
+    (tmp_path / "index.md").write_text("# Glossary\n\n```{mlglossary}\n```\n", encoding="utf-8")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    page = BeautifulSoup((app.outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    python = page.select("div.highlight-python")
+    assert len(python) == sum(len(blocks) for blocks in sessions("en").values())
+    assert not [block for block in python if re.search(r"requires\s*[:=]", block.get_text())]
+    assert all(block.select("span.kn, span.n, span.gp") for block in python)  # highlighted as Python
 
 
 def test_every_language_has_examples_to_check():
