@@ -19,6 +19,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
 from .loader import GlossaryDataError, bundled_glossary
@@ -175,7 +176,7 @@ class MlGlossaryDirective(SphinxDirective):
                         xref[API_REFERENCE] = True
                     elif xref.get("reftype") == "term" and _names_an_entry(glossary, xref.get("reftarget", "")):
                         xref[ENTRY_REFERENCE] = True
-        definition = nodes.definition("", *body)
+        definition = nodes.definition("", *fold_long_examples(body))
         related = [glossary.get(target) for target in entry.see_also]
         if any(related):
             definition += self._see_also([r for r in related if r is not None])
