@@ -147,3 +147,59 @@ def test_the_built_page_shows_the_examples_without_their_metadata(make_app, tmp_
 def test_every_language_has_examples_to_check():
     """The tests above must not pass by finding nothing."""
     assert {language for language, _entry in ALL} == {"en", "es", "ar"}
+
+
+def _long_blocks(body: str) -> list[str]:
+    """Code blocks of an entry's text that fold on the glossary page (more than 8 lines), in order."""
+    from sphinxcontrib_mlglossary.folding import FOLD_AFTER_LINES
+
+    return [m["code"] for m in FENCE.finditer(body) if len(m["code"].rstrip("\n").splitlines()) > FOLD_AFTER_LINES]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_long_examples_fold_in_html_and_stay_whole_elsewhere(make_app, tmp_path, language):
+    """HTML: each long block in a closed <details> naming its length, short ones open; epub and text show all."""
+    from bs4 import BeautifulSoup
+
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    glossary = bundled_glossary(language)
+    entries = [glossary.get("beam-search"), glossary.get("attention-mask")]
+    (tmp_path / "conf.py").write_text(
+        f'extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\nlanguage = "{language}"\n', encoding="utf-8"
+    )
+    (tmp_path / "index.md").write_text(
+        "# Glossary\n\n```{mlglossary}\n:terms: beam-search, attention-mask\n```\n", encoding="utf-8"
+    )
+    html = make_app("html", srcdir=tmp_path, freshenv=True)
+    html.build()
+    assert html.warning.getvalue() == ""
+    page = BeautifulSoup((html.outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    label = "Example ({} lines)" if language == "en" else "Ejemplo ({} líneas)"
+    for entry in entries:
+        dd = page.find(id=entry.anchor).find_next_sibling("dd")
+        folds = dd.select("details.mlglossary-example")
+        long = _long_blocks(entry.body)
+        assert [fold.summary.get_text() for fold in folds] == [
+            label.format(len(code.rstrip("\n").splitlines())) for code in long
+        ]
+        assert [fold.select_one("pre").get_text().rstrip("\n") for fold in folds] == [c.rstrip("\n") for c in long]
+        assert len(dd.select("div.highlight")) == len(list(FENCE.finditer(entry.body)))
+        assert not any(fold.has_attr("open") for fold in folds)
+        assert dd.find(recursive=False).name == "p"  # an entry opens on its first paragraph, never on a fold
+    assert _long_blocks(entries[0].body) and len(_long_blocks(entries[1].body)) < len(
+        list(FENCE.finditer(entries[1].body))
+    )
+
+    epub = make_app("epub", srcdir=tmp_path, freshenv=True)
+    epub.build()
+    book = (epub.outdir / "index.xhtml").read_text(encoding="utf-8")
+    assert "<details" not in book and "<summary" not in book
+    assert book.count('class="mlglossary-example"') == sum(len(_long_blocks(e.body)) for e in entries)
+
+    text = make_app("text", srcdir=tmp_path, freshenv=True)
+    text.build()
+    written = (text.outdir / "index.txt").read_text(encoding="utf-8")
+    assert "Example (" not in written and "Ejemplo (" not in written
+    first_line = _long_blocks(entries[0].body)[0].splitlines()[1].strip()
+    assert first_line in written
