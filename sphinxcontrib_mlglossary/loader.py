@@ -196,6 +196,7 @@ def _build(
     warnings: list[tuple[int, str]],
     tags: Collection[str],
 ) -> Glossary:
+    """Every entry checked, every problem collected; the file is refused at the end if any was found."""
     problems = _Problems(path)
     version = data.get("format")
     if version != FORMAT_VERSION:
@@ -208,7 +209,7 @@ def _build(
     if not isinstance(language, str) or not language:
         problems.add("missing language code", field="language", hint='e.g. language = "en"')
     for key in sorted(set(data) - _TOP_LEVEL):
-        problems.add(f"unknown top-level key {key!r}", hint=_field_hint(key, _TOP_LEVEL))
+        problems.add(f"unknown top-level key {key!r}", hint=_spelling_hint(key, _TOP_LEVEL, "keys"))
     terms = data.get("term", [])
     if not isinstance(terms, list) or not all(isinstance(t, dict) for t in terms):
         problems.add("entries must be [[term]] tables", field="term")
@@ -245,10 +246,10 @@ def _build(
     return Glossary(language=language, entries=tuple(entries), source=path)
 
 
-def _field_hint(word: str, known: Collection[str]) -> str:
-    """``did you mean 'summary'?`` for a misspelt field, else the list of known ones."""
+def _spelling_hint(word: str, known: Collection[str], what: str) -> str:
+    """``did you mean 'summary'?`` for a misspelt field or key, else the list of known ones."""
     close = did_you_mean(word, known)
-    return f"did you mean {close!r}?" if close else f"known: {', '.join(sorted(known))}"
+    return f"did you mean {close!r}?" if close else f"known {what}: {', '.join(sorted(known))}"
 
 
 def _entry(
@@ -297,12 +298,10 @@ def _entry(
 
 def _check_fields(table: Mapping[str, Any], line: int, label: str, problems: _Problems) -> None:
     """Each field known, present when required, of its type; a misspelt one is named with its spelling."""
-    suggested = set()
-    for field in sorted(set(table) - _KNOWN):
-        close = did_you_mean(field, _KNOWN)
-        suggested.add(close)
-        hint = f"did you mean {close!r}?" if close else f"known fields: {', '.join(sorted(_KNOWN))}"
-        problems.add(f"unknown field {field!r}", line=line, entry=label, hint=hint)
+    unknown = sorted(set(table) - _KNOWN)
+    for field in unknown:
+        problems.add(f"unknown field {field!r}", line=line, entry=label, hint=_spelling_hint(field, _KNOWN, "fields"))
+    suggested = {did_you_mean(field, _KNOWN) for field in unknown}
     for name in _REQUIRED:
         if name not in table and name not in suggested:  # a misspelt field is reported once
             problems.add("missing required field", line=line, entry=label, field=name)
