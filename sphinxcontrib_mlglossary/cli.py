@@ -1,6 +1,7 @@
 """Command line: ``python -m sphinxcontrib_mlglossary check | import | list``.
 
-User mistakes end with a one-line message and exit status 1, never a traceback.
+User mistakes end with exit status 1 and a message per problem (every problem of a data
+file at once, with a "did you mean" where a spelling is close), never a traceback.
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ from typing import TextIO
 from . import __version__
 from .confinement import DEFAULT_MAX_MB
 from .importing import ImportResult, Notice, read_source, to_toml
-from .loader import BUNDLED_LANGUAGES, GlossaryDataError, bundled_glossary, parse_glossary, resolve_language
+from .loader import (
+    BUNDLED_LANGUAGES,
+    GlossaryDataError,
+    bundled_glossary,
+    did_you_mean,
+    parse_glossary,
+    resolve_language,
+)
 from .model import Glossary
 
 PROG = "python -m sphinxcontrib_mlglossary"
@@ -27,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except GlossaryDataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _print_refusal(exc)
         return 1
     except _UsageError as exc:
         print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
@@ -157,7 +165,9 @@ def _list(args: argparse.Namespace) -> int:
     unknown = [tag for tag in args.tag if tag not in known]
     if unknown:
         unknown_tags = "unknown tag" if len(unknown) == 1 else "unknown tags"
-        raise _UsageError(f"{unknown_tags} {', '.join(unknown)} (known: {', '.join(known)})")
+        close = [repr(near) for tag in unknown if (near := did_you_mean(tag, known))]
+        suggestion = f"; did you mean {', '.join(close)}?" if close else ""
+        raise _UsageError(f"{unknown_tags} {', '.join(unknown)}{suggestion} (known: {', '.join(known)})")
     for entry in glossary:
         if args.tag and not set(args.tag) & set(entry.tags):
             continue
@@ -169,6 +179,19 @@ def _list(args: argparse.Namespace) -> int:
 def counted(number: int, singular: str, plural: str = "") -> str:
     """``1 entry``, ``2 entries``: the command line speaks English only, so one plural rule does."""
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def _print_refusal(error: GlossaryDataError) -> None:
+    """Every problem of a refused file, one per line, then how many: one run shows them all."""
+    for warning in error.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for problem in error.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    if len(error.problems) > 1 or error.warnings:
+        found = counted(len(error.problems), "error")
+        if error.warnings:
+            found += f", {counted(len(error.warnings), 'warning')}"
+        print(f"{error.path}: {found}; the file can't be used until the errors are fixed", file=sys.stderr)
 
 
 def _print_notices(notices: Sequence[Notice], stream: TextIO) -> None:

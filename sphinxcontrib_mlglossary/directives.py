@@ -19,13 +19,14 @@ from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
 from .sorting import letter, letter_id, sort_key
-from .sources import BUNDLED, SourceSpec, data_location, load, resolve_option
+from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
 
 if TYPE_CHECKING:
@@ -114,11 +115,7 @@ class MlGlossaryDirective(SphinxDirective):
         try:
             return spec, load(session, spec, language, location=self.get_location())
         except GlossaryDataError as error:
-            warn(
-                MlGlossaryWarning.DATA,
-                f"mlglossary :source: {self.options['source']}: {error}",
-                location=self.get_location(),
-            )
+            report_refused(error, f"mlglossary :source: {self.options['source']}", self.get_location())
             return None
 
     def _select(self, glossary: Glossary) -> list[Entry]:
@@ -179,7 +176,7 @@ class MlGlossaryDirective(SphinxDirective):
                         xref[API_REFERENCE] = True
                     elif xref.get("reftype") == "term" and _names_an_entry(glossary, xref.get("reftarget", "")):
                         xref[ENTRY_REFERENCE] = True
-        definition = nodes.definition("", *body)
+        definition = nodes.definition("", *fold_long_examples(body))
         related = [glossary.get(target) for target in entry.see_also]
         if any(related):
             definition += self._see_also([r for r in related if r is not None])

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .names import clean_name
+from .names import clean_name, heading_parts
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9]+")
 
@@ -138,8 +138,13 @@ class Glossary:
         return self._by_id.get(entry_id)
 
     def find(self, name: str) -> Entry | None:
-        """The entry a name, abbreviation or alias stands for, ignoring case and spacing."""
-        return self._by_name.get(fold(name))
+        """The entry a name, abbreviation or alias stands for, ignoring case and spacing;
+        also its heading as shown, ``name (abbreviation)``."""
+        found = self._by_name.get(fold(name))
+        if found is None and (parts := heading_parts(name)) is not None:
+            first, second = (self._by_name.get(fold(part)) for part in parts)
+            return first if first is not None and first is second else None
+        return found
 
     def all_names(self) -> list[str]:
         """Every citable name, for "did you mean" suggestions."""

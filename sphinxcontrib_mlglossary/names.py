@@ -80,6 +80,25 @@ def removal_message(removed: Sequence[str], name: str) -> str:
     )
 
 
+# -- headings ------------------------------------------------------------------------------
+
+#: "name (short form)", as an entry is shown on the glossary page and in cards; the space
+#: before the parenthesis is optional (translated headings are written both ways)
+_HEADING = re.compile(r"(?P<name>\S.*?)\s*\((?P<short>[^()]*[^()\s][^()]*)\)")
+
+
+def heading_parts(written: str) -> tuple[str, str] | None:
+    """``("masked language modeling", "MLM")`` for ``masked language modeling (MLM)``, else None.
+
+    A reader cites what the page shows; a citation written like a heading means its entry
+    when both parts name the same one (the caller checks that, with its own lookup).
+    """
+    found = _HEADING.fullmatch(" ".join(written.split()))
+    if found is None:
+        return None
+    return found.group("name"), found.group("short").strip()
+
+
 # -- look-alikes ---------------------------------------------------------------------------
 
 #: Cyrillic and Greek letters drawn like a Latin letter, as in TR39's confusables (a

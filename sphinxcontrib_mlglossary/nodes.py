@@ -252,6 +252,27 @@ def depart_div_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</div>\n")
 
 
+class example_fold(nodes.General, nodes.Element):
+    """A long example of a glossary entry, folded (see :mod:`.folding`).
+
+    HTML writes a closed ``<details>`` whose ``<summary>`` is ``summary`` ("Example (12
+    lines)"); e-books, whose readers may not open a ``<details>``, and every other
+    format show the example in full, without the summary.
+    """
+
+
+def visit_example_fold_html(self: HTML5Translator, node: example_fold) -> None:
+    if self.builder.name in {"epub", "epub3"}:
+        self.body.append(self.starttag(node, "div", "", CLASS="mlglossary-example"))
+        return
+    self.body.append(self.starttag(node, "details", "", CLASS="mlglossary-example"))
+    self.body.append(f"<summary>{self.encode(node['summary'])}</summary>\n")
+
+
+def depart_example_fold_html(self: HTML5Translator, node: example_fold) -> None:
+    self.body.append("</div>\n" if self.builder.name in {"epub", "epub3"} else "</details>\n")
+
+
 def skip(self: Any, node: nodes.Element) -> None:
     raise nodes.SkipNode
 
@@ -270,6 +291,11 @@ def register(app: Sphinx) -> None:
     # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
     app.add_node(letter_bar, html=(visit_letter_bar_html, None), **others)  # type: ignore[arg-type]
     app.add_node(letter_heading, html=(visit_letter_heading_html, depart_letter_heading_html))
+    app.add_node(
+        example_fold,
+        html=(visit_example_fold_html, depart_example_fold_html),
+        **{fmt: _as_container(fmt) for fmt in ("latex", "text", "man", "texinfo")},  # type: ignore[arg-type]
+    )
     plain = (visit_citation_numbers_plain, None)
     app.add_node(
         citation_numbers,

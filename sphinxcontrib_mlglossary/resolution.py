@@ -3,7 +3,10 @@
 1. a term of the project's own glossaries, by its exact name, then in any case;
 2. a name, abbreviation or alias of one of our entries shown on a page, exactly, then
    in any case;
-3. the same two, tried with other forms of what was written: the singular of a plural
+3. a heading as shown on the glossary page and in cards, ``name (abbreviation)``
+   (``masked language modeling (MLM)``): both parts resolved by these rules, when
+   they land on the same term;
+4. the same two, tried with other forms of what was written: the singular of a plural
    or possessive (``attention masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``),
    the plural of a singular (``decoder model`` for *decoder models*), and, last, the
    name with spaces, hyphens and underscores ignored (``fine tuned``, ``finetuned``,
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .inflection import loose_key, variants
 from .model import fold
+from .names import heading_parts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -90,6 +94,9 @@ class TermIndex:
         direct = self._project.get(written) or self._ours.get(written)
         if direct is not None:
             return direct
+        shown = self._heading(written)
+        if shown is not None:
+            return shown
         found: dict[Place, tuple[str, Found]] = {}
         forms = variants(written)
         for form in forms:
@@ -105,6 +112,16 @@ class TermIndex:
         if len(found) > 1:
             return Ambiguous(tuple(form for form, _match in found.values()))
         return next((match for _form, match in found.values()), None)
+
+    def _heading(self, written: str) -> Found | None:
+        """The term a citation written as its heading, ``name (abbreviation)``, means."""
+        parts = heading_parts(written)
+        if parts is None:
+            return None
+        first, second = (self.resolve(part) for part in parts)
+        if isinstance(first, Found) and isinstance(second, Found) and first.place == second.place:
+            return first
+        return None
 
 
 def term_index(std_objects: Iterable[tuple[tuple[str, str], tuple[str, ...]]], ours: set[Place]) -> TermIndex:

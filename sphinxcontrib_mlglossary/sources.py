@@ -172,6 +172,25 @@ def _report_look_alikes(spec: SourceSpec, overlay: Glossary, combined: Glossary,
         warn(MlGlossaryWarning.DATA, f"{spec.path}:{line}: entry {pair.owner!r}: {message}", location=location)
 
 
+#: problems of one refused file reported as warnings in a build; ``check`` lists the rest
+MAX_REPORTED_PROBLEMS = 50
+
+
+def report_refused(error: GlossaryDataError, label: str, location: Any) -> None:
+    """A refused data file: one warning per problem (and per warning found before it was
+    refused), so a build shows what ``check`` shows, up to :data:`MAX_REPORTED_PROBLEMS`."""
+    for message in (*error.warnings, *map(str, error.problems))[:MAX_REPORTED_PROBLEMS]:
+        warn(MlGlossaryWarning.DATA, f"{label}: {message}", location=location)
+    rest = len(error.warnings) + len(error.problems) - MAX_REPORTED_PROBLEMS
+    if rest > 0:
+        warn(
+            MlGlossaryWarning.DATA,
+            f"{label}: {rest} more problems in {error.path}; "
+            f"python -m sphinxcontrib_mlglossary check {error.path} lists them all",
+            location=location,
+        )
+
+
 def _report(notice: Notice, location: Any) -> None:
     if notice.level == "info":
         logger.info(f"mlglossary: {notice.message}")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .inflection import english_plural, english_singular, loose_key, spanish_plural
 from .model import fold, has_own_case
+from .names import heading_parts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -133,11 +134,15 @@ class TermPattern:
         """The entry an explicit ``{term}`` target names, when it is one of ours.
 
         Answers are remembered: a project writes the same few dozen targets thousands of times.
+        A heading as shown, ``name (abbreviation)``, names its entry when both parts do.
         """
         if target not in self.named:
             written = " ".join(target.split())
             candidates = (self.every.get(fold(c)) for c in (written, _POSSESSIVE.sub("", written)))
             found = next((known for known in candidates if known is not None), None)
+            if found is None and (parts := heading_parts(written)) is not None:
+                first, second = (self.entry_of(part) for part in parts)
+                found = first if first is not None and first == second else None
             self.named[target] = found if found is not None else self.loose.get(loose_key(written))
         return self.named[target]
 

@@ -72,6 +72,58 @@ def test_check_refuses_a_damaged_toml_file(capsys, tmp_path):
     assert f"{source}:4: entry 'Bad Id': field 'id'" in err
 
 
+TWO_MISTAKES = """\
+format = 1
+language = "en"
+
+[[term]]
+id = "alpha"
+name = "alpha"
+sumary = "The first letter."
+body = "Alpha comes first."
+tags = ["parallelism"]
+
+[[term]]
+id = "beta"
+name = "beta"
+summary = "The second letter."
+body = "Beta comes second."
+tags = ["paralelism"]
+see_also = ["gama"]
+
+[[term]]
+id = "gamma"
+name = "gamma"
+summary = "The third letter."
+body = "Gamma comes third."
+"""
+
+
+def test_check_lists_every_problem_of_a_file_in_one_run(capsys, tmp_path):
+    source = tmp_path / "g.toml"
+    source.write_text(TWO_MISTAKES, encoding="utf-8")
+    status, out, err = run(capsys, "check", str(source))
+    assert status == 1
+    assert out == ""
+    assert err.splitlines() == [
+        f"warning: {source}:11: entry 'beta': field 'tags': no other entry has the tag 'paralelism'; "
+        "did you mean 'parallelism'?",
+        f"error: {source}:4: entry 'alpha': unknown field 'sumary' (did you mean 'summary'?)",
+        f"error: {source}:11: entry 'beta': field 'see_also': see_also names unknown id 'gama' (did you mean 'gamma'?)",
+        f"{source}: 2 errors, 1 warning; the file can't be used until the errors are fixed",
+    ]
+
+
+def test_check_after_fixing_the_errors_shows_the_warning_and_exits_0(capsys, tmp_path):
+    source = tmp_path / "g.toml"
+    source.write_text(TWO_MISTAKES.replace("sumary", "summary").replace('"gama"', '"gamma"'), encoding="utf-8")
+    status, out, err = run(capsys, "check", str(source))
+    assert status == 0
+    assert f"warning: {source}:11: entry 'beta': field 'tags': no other entry has the tag 'paralelism'" in out
+    assert f"{source}: 3 entries, 1 warning, language 'en'" in out
+    assert err == ""
+
+
 def test_check_a_bundled_translation_with_its_reference(capsys):
     status, out, _ = run(capsys, "check", str(bundled_path("ar")), "--reference", "en")
     assert status == 0
@@ -157,6 +209,7 @@ def test_list_by_language_and_tag(capsys):
     [
         (["list", "--language", "fr"], "no bundled glossary for language 'fr'"),
         (["list", "--tag", "cooking"], "unknown tag cooking (known: "),
+        (["list", "--tag", "paralelism"], "unknown tag paralelism; did you mean 'parallelism'? (known: "),
         (["list", "--tag", "cooking", "--tag", "sewing"], "unknown tags cooking, sewing"),
         (["check", "/nonexistent/glossary.md"], "cannot read the file"),
     ],

@@ -1,9 +1,10 @@
 """Every Python example in the bundled glossaries compiles, names only what it defines or
 imports, and, where it needs nothing beyond the standard library, runs as shown.
 
-The blocks of one entry form one session, in order. A block that needs more starts with a
-comment naming it, ``# requires: transformers, hub`` (``hub``: downloads a model or data
-set); such blocks are checked for syntax and names only.
+The blocks of one entry form one session, in order. A block that needs more says so in its
+fence, out of the reader's view: ```` ```python requires=transformers,hub ```` (``hub``:
+downloads a model or data set; MyST reads only the first word of a fence as its language);
+such blocks are checked for syntax and names only.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import pytest
 
 GLOSSARIES = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary" / "glossaries"
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```", re.MULTILINE | re.DOTALL)
-REQUIRES = re.compile(r"^(?:>>> )?#\s*requires:\s*(?P<what>[\w ,.-]+)$", re.MULTILINE)
+REQUIRES = re.compile(r"(?:^|\s)requires=(?P<what>[\w,.-]+)(?:\s|$)")
+#: test metadata written as a comment, where the reader would see it
+COMMENTED = re.compile(r"^(?:>>> )?#\s*requires\b", re.MULTILINE)
 KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub"}
 
 
@@ -46,10 +49,11 @@ def sessions(language: str) -> dict[str, list[Block]]:
     found: dict[str, list[Block]] = {}
     for term in data["term"]:
         for match in FENCE.finditer(term["body"]):
-            if match["info"].strip() not in {"python", "py", "pycon", "python3"}:
+            info = match["info"].strip()
+            if info.split(" ", 1)[0] not in {"python", "py", "pycon", "python3"}:
                 continue
             code = match["code"]
-            needs = REQUIRES.search(code.split("\n", 1)[0])
+            needs = REQUIRES.search(info)
             requires = {part.strip() for part in needs["what"].split(",")} if needs else set()
             found.setdefault(term["id"], []).append(Block(term["id"], code, requires))
     return found
@@ -112,6 +116,90 @@ def test_examples_that_need_nothing_more_run_as_shown(language, entry):
     assert result.failed == 0, f"{language}.toml {entry}: {result.failed} example(s) print something else"
 
 
+def test_no_example_shows_its_test_metadata_to_the_reader():
+    """``requires`` lives in the fence; a comment in the code would be shown on the page."""
+    shown = [
+        (language, entry)
+        for language, entry in ALL
+        for block in sessions(language)[entry]
+        if COMMENTED.search(block.code)
+    ]
+    assert shown == []
+    assert sum(1 for language, entry in ALL for block in sessions(language)[entry] if block.requires) > 200
+
+
+def test_the_built_page_shows_the_examples_without_their_metadata(make_app, tmp_path):
+    """MyST renders ``python requires=...`` as Python code, highlighted, and shows nothing of the metadata."""
+    from bs4 import BeautifulSoup
+
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n', encoding="utf-8")
+    (tmp_path / "index.md").write_text("# Glossary\n\n```{mlglossary}\n```\n", encoding="utf-8")
+    app = make_app("html", srcdir=tmp_path, freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    page = BeautifulSoup((app.outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    python = page.select("div.highlight-python")
+    assert len(python) == sum(len(blocks) for blocks in sessions("en").values())
+    assert not [block for block in python if re.search(r"requires\s*[:=]", block.get_text())]
+    assert all(block.select("span.kn, span.n, span.gp") for block in python)  # highlighted as Python
+
+
 def test_every_language_has_examples_to_check():
     """The tests above must not pass by finding nothing."""
     assert {language for language, _entry in ALL} == {"en", "es", "ar"}
+
+
+def _long_blocks(body: str) -> list[str]:
+    """Code blocks of an entry's text that fold on the glossary page (more than 8 lines), in order."""
+    from sphinxcontrib_mlglossary.folding import FOLD_AFTER_LINES
+
+    return [m["code"] for m in FENCE.finditer(body) if len(m["code"].rstrip("\n").splitlines()) > FOLD_AFTER_LINES]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_long_examples_fold_in_html_and_stay_whole_elsewhere(make_app, tmp_path, language):
+    """HTML: each long block in a closed <details> naming its length, short ones open; epub and text show all."""
+    from bs4 import BeautifulSoup
+
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    glossary = bundled_glossary(language)
+    entries = [glossary.get("beam-search"), glossary.get("attention-mask")]
+    (tmp_path / "conf.py").write_text(
+        f'extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\nlanguage = "{language}"\n', encoding="utf-8"
+    )
+    (tmp_path / "index.md").write_text(
+        "# Glossary\n\n```{mlglossary}\n:terms: beam-search, attention-mask\n```\n", encoding="utf-8"
+    )
+    html = make_app("html", srcdir=tmp_path, freshenv=True)
+    html.build()
+    assert html.warning.getvalue() == ""
+    page = BeautifulSoup((html.outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    label = "Example ({} lines)" if language == "en" else "Ejemplo ({} líneas)"
+    for entry in entries:
+        dd = page.find(id=entry.anchor).find_next_sibling("dd")
+        folds = dd.select("details.mlglossary-example")
+        long = _long_blocks(entry.body)
+        assert [fold.summary.get_text() for fold in folds] == [
+            label.format(len(code.rstrip("\n").splitlines())) for code in long
+        ]
+        assert [fold.select_one("pre").get_text().rstrip("\n") for fold in folds] == [c.rstrip("\n") for c in long]
+        assert len(dd.select("div.highlight")) == len(list(FENCE.finditer(entry.body)))
+        assert not any(fold.has_attr("open") for fold in folds)
+        assert dd.find(recursive=False).name == "p"  # an entry opens on its first paragraph, never on a fold
+    assert _long_blocks(entries[0].body) and len(_long_blocks(entries[1].body)) < len(
+        list(FENCE.finditer(entries[1].body))
+    )
+
+    epub = make_app("epub", srcdir=tmp_path, freshenv=True)
+    epub.build()
+    book = (epub.outdir / "index.xhtml").read_text(encoding="utf-8")
+    assert "<details" not in book and "<summary" not in book
+    assert book.count('class="mlglossary-example"') == sum(len(_long_blocks(e.body)) for e in entries)
+
+    text = make_app("text", srcdir=tmp_path, freshenv=True)
+    text.build()
+    written = (text.outdir / "index.txt").read_text(encoding="utf-8")
+    assert "Example (" not in written and "Ejemplo (" not in written
+    first_line = _long_blocks(entries[0].body)[0].splitlines()[1].strip()
+    assert first_line in written

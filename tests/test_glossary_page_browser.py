@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 EXAMPLE = Path(__file__).parent.parent / "example_docs"
 #: the extension's own elements on a glossary page
-OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks"
+OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks, .mlglossary-example"
 
 
 @pytest.fixture(scope="module")
@@ -93,3 +93,41 @@ def test_glossary_page_elements_pass_axe(sites, open_page, axe, language, mode):
     results = axe_results(axe, page, OURS)
     assert serious_in(results) == []
     assert results["passes"], "axe checked nothing"
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_folded_example_opens_and_closes_from_the_keyboard(sites, open_page, language):  # noqa: F811 (fixtures imported above)
+    """The summary takes focus in tab order, says what it holds, and Enter or Space open and close it."""
+    page = open_page(sites[language])
+    folds = page.locator("div.mlglossary details.mlglossary-example")
+    assert folds.count() > 20
+    fold = folds.nth(3)
+    summary = fold.locator("summary")
+    assert fold.locator("pre").is_hidden()
+    # Tab from the last link before the fold reaches its summary (scrollable code may take a stop first)
+    fold.evaluate(
+        "d => { const links = [...document.querySelectorAll('a[href]')].filter("
+        "a => a.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING); links.at(-1).focus(); }"
+    )
+    for _press in range(5):
+        page.keyboard.press("Tab")
+        if summary.evaluate("s => s === document.activeElement"):
+            break
+    assert summary.evaluate("s => s === document.activeElement")
+    expected = "(" if language == "en" else "مثال"
+    assert expected in summary.inner_text()
+    page.keyboard.press("Enter")
+    assert fold.evaluate("d => d.open") and fold.locator("pre").is_visible()
+    page.keyboard.press("Space")
+    assert not fold.evaluate("d => d.open")
+    # the browser's find-in-page reaches text inside a closed fold: nothing is hidden from search
+    assert fold.locator("pre").is_hidden()
+
+
+def test_page_height_with_folded_examples(sites, open_page):  # noqa: F811 (fixtures imported above)
+    """Folding makes the page shorter by at least the height of the folded code (measured, see the report)."""
+    page = open_page(sites["en"], width=1280)
+    closed = page.evaluate("() => document.documentElement.scrollHeight")
+    page.evaluate("() => document.querySelectorAll('details.mlglossary-example').forEach(d => d.open = true)")
+    opened = page.evaluate("() => document.documentElement.scrollHeight")
+    assert opened - closed > 0.12 * opened, (closed, opened)

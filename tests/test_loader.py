@@ -98,8 +98,74 @@ def test_empty_string():
 def test_unknown_field_is_a_typo_not_ignored():
     error = error_of(GOOD.replace("see_also =", "seealso ="))
     assert error.entry == "alpha"
-    assert "seealso" in str(error)
-    assert "known fields" in str(error)
+    assert "unknown field 'seealso' (did you mean 'see_also'?)" in str(error)
+
+
+def test_a_misspelt_required_field_is_one_problem_with_its_spelling():
+    error = error_of(GOOD.replace('summary = "The second letter."', 'sumary = "The second letter."'))
+    assert [str(problem) for problem in error.problems] == [
+        "glossary.toml:13: entry 'beta': unknown field 'sumary' (did you mean 'summary'?)"
+    ]
+
+
+def test_an_unknown_field_like_no_known_one_lists_the_known_fields():
+    error = error_of(GOOD.replace('tags = ["general"]', 'tags = ["general"]\ncolour = "red"'))
+    assert "unknown field 'colour' (known fields: abbreviations, aliases, autolink, body, id, name," in str(error)
+
+
+def test_every_problem_of_a_file_is_reported_at_once():
+    """Two entries with a mistake each, a name taken twice and a misspelt top-level key: four problems, one run."""
+    text = (
+        GOOD.replace('language = "en"', 'language = "en"\nlangauge = "en"')
+        .replace('tags = ["general"]', 'tags = "general"')
+        .replace('id = "beta"', 'id = "Beta Term"')
+        + '\n[[term]]\nid = "gamma"\nname = "gamma"\nsummary = "s"\nbody = "b"\n'
+        + '\n[[term]]\nid = "delta"\nname = "Gamma"\nsummary = "s"\nbody = "b"\n'
+    )
+    error = error_of(text)
+    found = [(problem.line, problem.entry, problem.field) for problem in error.problems]
+    assert found == [(0, "", ""), (5, "alpha", "tags"), (14, "Beta Term", "id"), (27, "delta", "name")]
+    assert "unknown top-level key 'langauge' (did you mean 'language'?)" in str(error.problems[0])
+    assert "'Gamma' is already a name of entry 'gamma' (line 21)" in str(error.problems[3])
+    # the error itself stands for the first problem, and its text lists them all
+    assert (error.line, error.entry) == (0, "")
+    assert str(error).splitlines() == [str(problem) for problem in error.problems]
+
+
+def test_an_entry_refused_for_a_mistake_is_still_a_known_id():
+    """A see_also naming an entry refused for another reason is not a second report."""
+    error = error_of(GOOD.replace('body = "Beta comes second."', 'body = ""'))
+    assert [(problem.entry, problem.field) for problem in error.problems] == [("beta", "body")]
+
+
+def test_a_misspelt_see_also_id_is_suggested():
+    error = error_of(GOOD.replace('see_also = ["beta"]', 'see_also = ["betta"]'))
+    assert "see_also names unknown id 'betta' (did you mean 'beta'?)" in str(error)
+
+
+def test_a_tag_only_one_entry_has_spelt_like_a_known_tag_is_a_warning_with_its_spelling():
+    found: list[tuple[int, str]] = []
+    glossary = parse(
+        GOOD.replace('body = "Beta comes second."', 'body = "Beta comes second."\ntags = ["paralelism"]'),
+        warnings=found,
+        tags={"parallelism", "training"},
+    )
+    assert glossary.get("beta").tags == ("paralelism",)  # a new tag is allowed: a warning only
+    assert found == [
+        (
+            13,
+            "glossary.toml:13: entry 'beta': field 'tags': no other entry has the tag 'paralelism'; "
+            "did you mean 'parallelism'?",
+        )
+    ]
+
+
+def test_new_tags_unlike_any_other_are_no_warning():
+    found: list[tuple[int, str]] = []
+    parse(
+        GOOD.replace('body = "Beta comes second."', 'body = "Beta."\ntags = ["cooking"]'), warnings=found, tags={"nlp"}
+    )
+    assert found == []
 
 
 def test_duplicate_id():

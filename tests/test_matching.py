@@ -98,7 +98,20 @@ def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Pat
 
 @pytest.mark.parametrize(
     "written",
-    ["decoder", "input", "mask", "attention masker", "fine", "tuned models", "parallel", "self"],
+    [
+        "decoder",
+        "input",
+        "mask",
+        "attention masker",
+        "fine",
+        "tuned models",
+        "parallel",
+        "self",
+        # a heading's two parts must name the same entry
+        "attention mask (MLM)",
+        "masked language modeling (LLM)",
+        "masked language modeling ()",
+    ],
 )
 def test_variant_rules_do_not_stretch_to_other_words(make_app, tmp_path: Path, written):
     """A variant rule must not make a word a reader would not call the term resolve."""
@@ -242,3 +255,82 @@ def test_a_project_citing_what_writers_naturally_cite_warns_about_nothing(make_a
         if "#term-" in a["href"] and not a.find_parent(class_="mlglossary-card")
     ]
     assert len(linked) == len(natural)
+
+
+def _project_citing_headings(tmp_path: Path, language: str, syntax: str) -> Path:
+    """A MyST or reST project whose home page cites every bundled entry by its heading as displayed."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    headings = [entry.heading for entry in bundled_glossary(language)]
+    extensions = ["myst_parser", "sphinxcontrib_mlglossary"] if syntax == "md" else ["sphinxcontrib_mlglossary"]
+    (tmp_path / "conf.py").write_text(f"extensions = {extensions!r}\nlanguage = {language!r}\n", encoding="utf-8")
+    if syntax == "md":
+        cites = "\n\n".join(f"Cites {{term}}`{heading}`." for heading in headings)
+        (tmp_path / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{cites}\n", encoding="utf-8")
+        (tmp_path / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n", encoding="utf-8")
+    else:
+        cites = "\n\n".join(f"Cites :term:`{heading}`." for heading in headings)
+        (tmp_path / "index.rst").write_text(f"Home\n====\n\n.. toctree::\n\n   glossary\n\n{cites}\n", encoding="utf-8")
+        (tmp_path / "glossary.rst").write_text("Glossary\n========\n\n.. mlglossary::\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("syntax", ["md", "rst"])
+@pytest.mark.parametrize("language", ["en", "es", "ar"])
+def test_every_heading_as_displayed_cites_its_entry(make_app, tmp_path: Path, language, syntax):
+    """What the glossary page, the card and the README show ("masked language modeling (MLM)") can be cited as written."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    glossary = bundled_glossary(language)
+    app = make_app("html", srcdir=_project_citing_headings(tmp_path, language, syntax), freshenv=True)
+    app.build()
+    assert app.warning.getvalue() == ""
+    page = read_html(app.outdir / "glossary.html")
+    shown = {
+        dt["id"]: " ".join(dt.find(string=True, recursive=False).split())
+        for dt in page.select("dl.glossary > dt[id^=term-]")
+    }
+    assert shown == {entry.anchor: entry.heading for entry in glossary}
+    soup = read_html(app.outdir / "index.html")
+    cited = [
+        (a.get_text(), a["href"])
+        for a in soup.select("p > a.reference.internal")
+        if not a.find_parent(class_="mlglossary-card")
+    ]
+    assert cited == [(entry.heading, f"glossary.html#{entry.anchor}") for entry in glossary]
+
+
+@pytest.mark.parametrize(
+    ("language", "written", "expected"),
+    [
+        ("en", "masked language modeling (MLM)", "masked-language-modeling"),
+        ("en", "Masked Language Modeling(mlm)", "masked-language-modeling"),
+        ("en", "MLM (masked language modeling)", "masked-language-modeling"),
+        ("en", "attention mask (MLM)", None),
+        ("en", "masked language modeling (", None),
+        ("es", "modelado de lenguaje enmascarado (MLM)", "masked-language-modeling"),
+        ("ar", "التصنيف الزمني الترابطي (CTC)", "connectionist-temporal-classification"),
+    ],
+)
+def test_a_heading_names_its_entry_for_the_role_and_the_data(language, written, expected):
+    """The role's matcher (``entry_of``) and ``Glossary.find`` read headings as resolution does."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+    from sphinxcontrib_mlglossary.term_pattern import build_pattern
+
+    glossary = bundled_glossary(language)
+    assert build_pattern(glossary).entry_of(written) == expected
+    found = glossary.find(written)
+    assert (found.id if found is not None else None) == expected
+
+
+def test_auto_linking_still_links_the_parts_of_a_heading_not_the_heading():
+    """Headings resolve as citations; what auto-linking finds in running text is unchanged."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+    from sphinxcontrib_mlglossary.term_pattern import build_pattern
+
+    pattern = build_pattern(bundled_glossary("en"))
+    text = "masked language modeling (MLM) trains"
+    assert [(text[m.start : m.end], m.entry_id) for m in pattern.finditer(text)] == [
+        ("masked language modeling", "masked-language-modeling"),
+        ("MLM", "masked-language-modeling"),
+    ]

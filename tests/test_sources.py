@@ -136,7 +136,11 @@ def test_configured_source_by_name(make_app, tmp_path):
     ("option", "files", "expected"),
     [
         (":source: missing.toml", {}, "no such glossary file"),
-        (":source: broken.toml", {"broken.toml": "format = 1\nlanguage = 'en'\n[[term]]\nid = 3\n"}, "broken.toml"),
+        (
+            ":source: broken.toml",
+            {"broken.toml": "format = 1\nlanguage = 'en'\n[[term]]\nid = 3\nname = 'x'\nsummary = 's'\nbody = 'b'\n"},
+            "broken.toml",
+        ),
         (":source: empty.md", {"empty.md": ""}, "empty.md"),
     ],
 )
@@ -147,6 +151,34 @@ def test_bad_source_is_one_clear_warning(make_app, tmp_path, option, files, expe
     assert "Traceback" not in warnings
     data = [line for line in warnings.splitlines() if "[mlglossary.data]" in line]
     assert len(data) == 1 and expected in data[0] and "glossary.md" in data[0]
+
+
+def test_every_problem_of_a_source_file_is_its_own_warning(make_app, tmp_path):
+    """A build reports what ``check`` reports: each problem once, naming file, line and entry."""
+    broken = OWN_TOML.replace('summary = "Our own', 'sumary = "Our own').replace(
+        'abbreviations = ["WU"]', 'abbreviations = "WU"'
+    )
+    src = project(tmp_path, glossary_directive(":source: own.toml"), files={"own.toml": broken})
+    app = build(make_app, src)
+    data = [line for line in app._warning.getvalue().splitlines() if "[mlglossary.data]" in line]
+    own = src / "own.toml"
+    assert len(data) == 2, data
+    assert all("glossary.md" in line and "mlglossary :source: own.toml" in line for line in data)
+    assert f"{own}:4: entry 'attention-mask': unknown field 'sumary' (did you mean 'summary'?)" in data[0]
+    assert f"{own}:11: entry 'warmup': field 'abbreviations': must be a list of non-empty strings" in data[1]
+
+
+def test_a_misspelt_tag_in_a_source_file_is_a_warning_with_its_spelling(make_app, tmp_path):
+    src = project(
+        tmp_path,
+        glossary_directive(":source: own.toml"),
+        files={"own.toml": OWN_TOML.replace('tags = ["training"]', 'tags = ["trainng"]')},
+    )
+    app = build(make_app, src)
+    data = [line for line in app._warning.getvalue().splitlines() if "[mlglossary.data]" in line]
+    assert len(data) == 1
+    assert "entry 'warmup': field 'tags': no other entry has the tag 'trainng'; did you mean 'training'?" in data[0]
+    assert "small learning rate" in card_text(app, "index", "term-warmup")  # the file is used
 
 
 def test_merge_without_source_is_reported(make_app, tmp_path):

@@ -214,6 +214,30 @@ def snap(page, name: str) -> None:
 
 @pytest.mark.parametrize("mode", ["light", "dark"])
 @pytest.mark.parametrize("name", NAMES)
+def test_glossary_entries_in_theme(open_theme, name, mode):
+    """Entry names stand out from their definitions (bold), and a folded example shows its summary only."""
+    open_theme(name, mode)  # skips a theme that is not installed
+    page = open_theme(name, mode, width=1200, height=900)
+    page.goto(page.url.replace("index.html", "glossary.html"))
+    weights = page.evaluate(
+        "() => [...document.querySelectorAll('div.mlglossary dl.glossary > dt')].map("
+        "dt => [Number(getComputedStyle(dt).fontWeight), Number(getComputedStyle(dt.nextElementSibling).fontWeight)])"
+    )
+    assert len(weights) > 100
+    assert all(name_weight >= 700 and text_weight <= 500 for name_weight, text_weight in weights), set(
+        map(tuple, weights)
+    )
+    fold = page.locator("div.mlglossary details.mlglossary-example").first
+    fold.scroll_into_view_if_needed()
+    assert fold.locator("pre").is_hidden()
+    summary = fold.locator("summary")
+    assert summary.is_visible() and "lines)" in summary.inner_text()
+    page.evaluate("() => window.scrollBy(0, -300)")
+    snap(page, f"glossary-{name}-{mode}")
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("name", NAMES)
 def test_card_in_theme(open_theme, name, mode):
     """Opens on hover, on screen, on top, readable, as dark as the page; the pointer can enter it; Escape closes."""
     theme = BY_NAME[name]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..confinement import DEFAULT_MAX_BYTES, read_data_file
-from ..loader import GlossaryDataError, parse_glossary
+from ..loader import GlossaryDataError, bundled_tags, parse_glossary
 from ..model import Glossary
 from .encoding import decode_source
 from .result import ImportResult, Notice
@@ -34,7 +34,7 @@ def read_source(
     decoded = decode_source(raw, path)
     if _is_toml(path, decoded.text):
         found: list[tuple[int, str]] = []
-        glossary = parse_glossary(decoded.text, path, reference=reference, warnings=found)
+        glossary = parse_glossary(decoded.text, path, reference=reference, warnings=found, tags=bundled_tags())
         if language and glossary.language != language:
             raise GlossaryDataError(
                 path,
