@@ -1,0 +1,212 @@
+"""One rule, one result: which definition owns a term never depends on reading order or ``-j``.
+
+Each project is built clean at ``-j 1`` and ``-j 2`` and the two outputs compared whole:
+every HTML file, ``objects.inv``, ``glossary.json`` and the warnings. The pages that
+clash are named so that Sphinx's parallel reader puts them in different chunks (it
+reads documents in name order, ten to a chunk here), which is what made the worker
+split decide before: the ML glossary page in the first chunk, the project's own terms
+and the second ``mlglossary`` directive in the last.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import inventory_terms, read_html
+from .test_parallel import assert_same_output
+
+PAGES = 20
+#: what every citing page cites: the project's names, their other forms, and ours
+CITED = ["LoRA", "LoRAs", "lora", "epoch", "epochs", "Epochs", "tokenizer", "QLoRA", "low-rank adaptation"]
+
+
+def chunks_of(docnames: list[str], jobs: int) -> list[list[str]]:
+    """How Sphinx splits the documents to read between processes (``sphinx.util.parallel.make_chunks``)."""
+    from sphinx.util.parallel import make_chunks
+
+    return make_chunks(sorted(docnames), jobs)
+
+
+def write_project(src: Path, markup: str) -> None:
+    """The issue's three scenarios in one project, in MyST or reStructuredText."""
+    src.mkdir(parents=True, exist_ok=True)
+    md = markup == "md"
+    extensions = '["myst_parser", "sphinxcontrib_mlglossary"]' if md else '["sphinxcontrib_mlglossary"]'
+    (src / "conf.py").write_text(f'project = "precedence"\nextensions = {extensions}\n')
+    suffix = ".md" if md else ".rst"
+    pages = [f"page{n:02d}" for n in range(PAGES)]
+    listed = [*pages, "glossary", "team", "tokens"]
+
+    def page(name: str, title: str, body: str) -> None:
+        underline = "" if md else "\n" + "=" * len(title)
+        (src / f"{name}{suffix}").write_text(f"{'# ' if md else ''}{title}{underline}\n\n{body}")
+
+    def directive(name: str, options: str = "", content: str = "") -> str:
+        if md:
+            return f"```{{{name}}}\n{options}{content}```\n"
+        indented = "".join(f"   {line}\n" if line else "\n" for line in content.splitlines())
+        return f".. {name}::\n" + "".join(f"   {line}\n" for line in options.splitlines()) + "\n" + indented
+
+    def cite(term: str) -> str:
+        return f"{{term}}`{term}`" if md else f":term:`{term}`"
+
+    toc = "\n".join(listed) + "\n"
+    page("index", "Home", directive("toctree", ":maxdepth: 1\n", toc))
+    page("glossary", "ML glossary", directive("mlglossary"))
+    # the project's own terms: one takes an abbreviation of ours (LoRA), one an entry's name (epoch)
+    team = (
+        "LoRA\n   Our adapter recipe, tuned for the team's models.\n\nepoch\n   One pass over our nightly data dump.\n"
+    )
+    page("team", "Team terms", directive("glossary", "", team))
+    # a second directive showing an entry the first already shows
+    page("tokens", "Tokens", directive("mlglossary", ":terms: tokenizer\n"))
+    for number, name in enumerate(pages):
+        cited = ", ".join(cite(term) for term in CITED[number % 3 :])
+        page(name, f"Page {number}", f"Cites {cited}.\n")
+    docnames = ["index", *listed]
+    first, last = chunks_of(docnames, 2)[0], chunks_of(docnames, 2)[-1]
+    assert "glossary" in first and {"team", "tokens"} <= set(last), "the clash must cross worker chunks"
+
+
+def build(src: Path, out: Path, jobs: str) -> list[str]:
+    """A clean build; its warnings (the build must not fail)."""
+    shutil.rmtree(out, ignore_errors=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-j", jobs, str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    if jobs != "1":
+        assert "safe for parallel" not in result.stderr, result.stderr  # no serial fallback
+    return sorted(line for line in result.stderr.splitlines() if "WARNING" in line)
+
+
+def incremental(src: Path, out: Path, jobs: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", jobs, str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return sorted(line for line in result.stderr.splitlines() if "WARNING" in line)
+
+
+def assert_same_build(left: Path, right: Path) -> None:
+    """HTML (whole files), the inventory and ``glossary.json`` alike."""
+    assert_same_output(left, right)
+    assert inventory_terms(left / "objects.inv") == inventory_terms(right / "objects.inv")
+    assert (left / "glossary.json").read_bytes() == (right / "glossary.json").read_bytes()
+
+
+def link_of(out: Path, page: str, text: str) -> str:
+    """Where the first term link written ``text`` on a page goes."""
+    link = read_html(out / page).find("a", string=re.compile(rf"^{re.escape(text)}$"))
+    assert link is not None, f"no link {text!r} on {page}"
+    return str(link["href"])
+
+
+@pytest.mark.parametrize("markup", ["md", "rst"])
+def test_serial_and_parallel_builds_agree_and_the_project_wins(tmp_path: Path, markup: str):
+    src = tmp_path / "src"
+    write_project(src, markup)
+    serial_warnings = build(src, tmp_path / "serial", "1")
+    parallel_warnings = build(src, tmp_path / "parallel", "2")
+    serial, parallel = tmp_path / "serial", tmp_path / "parallel"
+    assert serial_warnings == parallel_warnings
+    assert_same_build(serial, parallel)
+
+    for out in (serial, parallel):
+        # the project's terms win their names in every case and form...
+        for written in ("LoRA", "LoRAs", "lora"):
+            assert link_of(out, "page00.html", written) == "team.html#term-LoRA", written
+        # ... and the names of an entry whose name they take (epoch's alias "epochs")
+        for written in ("epoch", "epochs", "Epochs"):
+            assert link_of(out, "page00.html", written) == "team.html#term-epoch", written
+        # our entry keeps the names the project did not take
+        for written in ("QLoRA", "low-rank adaptation"):
+            assert link_of(out, "page00.html", written) == "glossary.html#term-lora", written
+        assert link_of(out, "page00.html", "tokenizer") == "glossary.html#term-tokenizer"
+
+        # the replaced entry is not shown; the one shown twice is shown once, on the first page
+        glossary = read_html(out / "glossary.html")
+        assert glossary.find(id="term-epoch") is None
+        assert glossary.find(id="term-tokenizer") is not None
+        assert glossary.find(id="term-lora") is not None
+        tokens = read_html(out / "tokens.html")
+        assert tokens.find(id="term-tokenizer") is None
+        assert not tokens.select("dl.glossary dt")
+
+        inventory = inventory_terms(out / "objects.inv")
+        assert inventory["LoRA"].endswith("team.html#term-LoRA")
+        assert inventory["epoch"].endswith("team.html#term-epoch")
+        assert "epochs" not in inventory
+        assert inventory["tokenizer"].endswith("glossary.html#term-tokenizer")
+        assert inventory["QLoRA"].endswith("glossary.html#term-lora")
+
+        data = json.loads((out / "glossary.json").read_text(encoding="utf-8"))
+        ids = [(term["origin"], term["id"]) for term in data["terms"]]
+        assert ids.count(("mlglossary", "tokenizer")) == 1
+        assert ("mlglossary", "epoch") not in ids
+        tokenizer = next(term for term in data["terms"] if term["id"] == "tokenizer")
+        assert tokenizer["url"] == "glossary.html#term-tokenizer"
+        assert len(tokenizer["backlinks"]) == PAGES
+
+        genindex = read_html(out / "genindex.html")
+        assert not genindex.select('a[href="tokens.html#term-tokenizer"]')
+        assert not genindex.select('a[href="glossary.html#term-epoch"]')
+
+    # one warning per clash, ours, naming the page, the entry and what to do; none of Sphinx's
+    assert not [line for line in serial_warnings if "duplicate term description" in line]
+    assert len(serial_warnings) == 3, serial_warnings
+    assert all(line.endswith("[mlglossary.duplicate_term]") for line in serial_warnings)
+    replaced, taken, twice = sorted(serial_warnings, key=lambda line: ("epoch" not in line, "LoRA" not in line))
+    assert f"glossary{'.md' if markup == 'md' else '.rst'}" in replaced and "'epoch'" in replaced
+    assert f"team{'.md' if markup == 'md' else '.rst'}" in replaced
+    assert "'LoRA'" in taken and "low-rank adaptation" in taken
+    assert f"tokens{'.md' if markup == 'md' else '.rst'}:" in twice and "'tokenizer'" in twice
+    assert f"glossary{'.md' if markup == 'md' else '.rst'}" in twice
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_incremental_builds_follow_the_project_terms(tmp_path: Path, jobs: str):
+    """Adding or removing a project term changes pages that are not re-read, as a clean build would."""
+    src = tmp_path / "src"
+    write_project(src, "md")
+    out = tmp_path / "incremental"
+    build(src, out, jobs)
+    team = src / "team.md"
+    original = team.read_text()
+
+    # the project's "epoch" goes: our entry comes back, on a glossary page that is not re-read
+    team.write_text(original.replace("epoch\n   One pass over our nightly data dump.\n", ""))
+    incremental(src, out, jobs)
+    clean = tmp_path / "clean"
+    build(src, clean, "1")
+    assert_same_build(clean, out)
+    assert read_html(out / "glossary.html").find(id="term-epoch") is not None
+    assert link_of(out, "page00.html", "epochs") == "glossary.html#term-epoch"
+
+    # and comes back: the entry goes again, and its warning with it
+    team.write_text(original)
+    warnings = incremental(src, out, jobs)
+    build(src, clean, "1")
+    assert_same_build(clean, out)
+    assert read_html(out / "glossary.html").find(id="term-epoch") is None
+    assert [line for line in warnings if "'epoch'" in line]
+    assert not [line for line in warnings if "duplicate term description" in line]
+
+    # the first page stops showing "tokenizer": the second page, not re-read, shows it now
+    (src / "glossary.md").write_text("# ML glossary\n\n```{mlglossary}\n:terms: epoch, LoRA\n```\n")
+    incremental(src, out, jobs)
+    build(src, clean, "1")
+    assert_same_build(clean, out)
+    assert read_html(out / "tokens.html").find(id="term-tokenizer") is not None
+    assert link_of(out, "page00.html", "tokenizer") == "tokens.html#term-tokenizer"
