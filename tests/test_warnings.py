@@ -90,7 +90,10 @@ def test_same_glossary_twice_on_two_pages(make_app, tmp_path):
         "more.md:3: WARNING: glossary entry 'masked language modeling' (masked-language-modeling) is already "
         "shown on glossary.md, the first page in name order to show it: it is left out here" in warnings
     )
-    assert "glossary entry 'Zero Redundancy Optimizer' (zero-redundancy-optimizer) is already shown on glossary.md" in warnings
+    assert (
+        "glossary entry 'Zero Redundancy Optimizer' (zero-redundancy-optimizer) is already shown on glossary.md"
+        in warnings
+    )
     assert "Traceback" not in warnings
     html = (app.outdir / "index.html").read_text()
     assert 'href="glossary.html#term-masked-language-modeling"' in html
@@ -116,7 +119,10 @@ def test_user_glossary_defining_the_same_term(make_app, tmp_path):
     warnings = build(make_app, src)
     assert "duplicate term description" not in warnings  # Sphinx's, given only when both met in one process
     assert warnings.count("[mlglossary.duplicate_term]") == 1
-    assert "glossary.md:3: WARNING: glossary entry 'token' is replaced by your own term of that name in mine.md" in warnings
+    assert (
+        "glossary.md:3: WARNING: glossary entry 'token' is replaced by your own term of that name in mine.md"
+        in warnings
+    )
 
 
 def test_bad_directive_options(make_app, tmp_path):
