@@ -94,7 +94,8 @@ def settle(
     for term in sorted(project_terms):
         project.setdefault(fold(term.name), term)
     result = Settlement()
-    first_page: dict[str, str] = {}  # entry id -> the page that shows it
+    #: entry id -> where its first occurrence went: (winning page, whether the project's)
+    decided: dict[str, tuple[str, bool]] = {}
     claimed: dict[str, tuple[str, str]] = {}  # folded name -> (entry id, page) of ours
     for docname in sorted(made):
         for entry_id, anchor in made[docname].items():
@@ -102,23 +103,20 @@ def settle(
             entry = entry_of(docname, entry_id)
             if entry is None:
                 continue  # its file broke after the page was read: reported when it was loaded
-            if entry_id in first_page:
-                result.clashes.append(
-                    Clash(docname, line, entry_id, entry.name, entry.names, first_page[entry_id], False, True)
-                )
-                result.dropped.setdefault(docname, {})[entry_id] = anchor
-                continue
-            first_page[entry_id] = docname
-            replacing = project.get(fold(entry.name))
-            owner = claimed.get(fold(entry.name))
-            if replacing is not None or owner is not None:
+            if entry_id not in decided:
+                replacing = project.get(fold(entry.name))
+                owner = claimed.get(fold(entry.name))
                 if replacing is not None:
                     for name in entry.names:
                         result.redirects.setdefault(name, project.get(fold(name), replacing))
-                winner = replacing.place[0] if replacing is not None else owner[1]  # type: ignore[index]
-                result.clashes.append(
-                    Clash(docname, line, entry_id, entry.name, entry.names, winner, replacing is not None, True)
-                )
+                    decided[entry_id] = (replacing.place[0], True)
+                elif owner is not None:
+                    decided[entry_id] = (owner[1], False)  # another entry of ours has its name
+                else:
+                    decided[entry_id] = (docname, False)
+            winner, by_project = decided[entry_id]
+            if winner != docname or by_project:
+                result.clashes.append(Clash(docname, line, entry_id, entry.name, entry.names, winner, by_project, True))
                 result.dropped.setdefault(docname, {})[entry_id] = anchor
                 continue
             taken: dict[str, list[str]] = defaultdict(list)  # winning page -> names it takes

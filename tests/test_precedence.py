@@ -210,3 +210,40 @@ def test_incremental_builds_follow_the_project_terms(tmp_path: Path, jobs: str):
     assert_same_build(clean, out)
     assert read_html(out / "tokens.html").find(id="term-tokenizer") is not None
     assert link_of(out, "page00.html", "tokenizer") == "tokens.html#term-tokenizer"
+
+
+def test_the_decision_does_not_depend_on_the_order_pages_arrive_in():
+    """What a parallel merge changes (the order of pages and terms) changes nothing decided."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+    from sphinxcontrib_mlglossary.precedence import ProjectTerm, settle
+
+    glossary = bundled_glossary("en")
+    pages = {
+        "glossary": {entry.id: entry.anchor for entry in glossary},
+        "reference/more": {"tokenizer": "term-tokenizer", "epoch": "term-epoch"},
+        "a-first": {"tokenizer": "term-tokenizer"},
+    }
+    project = [ProjectTerm("LoRA", ("team", "term-LoRA")), ProjectTerm("Epoch", ("zz", "term-Epoch"))]
+    decisions = []
+    for made, terms in ((pages, project), (dict(reversed(pages.items())), project[::-1])):
+        settled = settle(made, {}, lambda docname, entry_id: glossary.get(entry_id), terms)
+        decisions.append(settled)
+    first, second = decisions
+    assert first.shown == second.shown and first.names == second.names and first.redirects == second.redirects
+    assert sorted(first.clashes) == sorted(second.clashes)
+    # the page first by name shows "tokenizer"; "epoch" goes to the project's "Epoch", aliases too
+    assert first.shown["a-first"] == {"tokenizer": "term-tokenizer"}
+    assert "tokenizer" not in first.shown["glossary"] and "epoch" not in first.shown["glossary"]
+    assert "reference/more" not in first.shown
+    assert first.redirects["epochs"] == ProjectTerm("Epoch", ("zz", "term-Epoch"))
+    assert "LoRA" not in first.names and first.names["QLoRA"] == ("glossary", "term-lora")
+    assert {(clash.docname, clash.entry_id) for clash in first.clashes} == {
+        ("glossary", "tokenizer"),
+        ("glossary", "epoch"),
+        ("glossary", "lora"),
+        ("reference/more", "tokenizer"),
+        ("reference/more", "epoch"),
+    }
+    # "epoch" is shown nowhere: on the second page too it gives way to the project's term
+    again = next(clash for clash in first.clashes if clash.docname == "reference/more" and clash.entry_id == "epoch")
+    assert again.project and again.winner == "zz"
