@@ -11,8 +11,9 @@ from those records and the project's own terms, with one rule:
    or abbreviation of an entry takes that name; the entry keeps the others.
 2. An entry shown by several ``mlglossary`` directives is shown by the first page in
    document-name order; the others leave it out.
-3. A name two different entries of ours claim (two glossary files) belongs to the entry
-   on the first page; an entry whose own name is taken this way is left out.
+3. A name two different entries of ours claim exactly (two glossary files) belongs to the
+   entry on the first page; an entry whose own name is taken this way is left out.
+   Names of ours differing in case only are different terms, as they always were.
 
 Every clash becomes one :class:`Clash`, reported as one ``duplicate_term`` warning.
 The function is pure: the same records give the same decision in every process.
@@ -96,7 +97,7 @@ def settle(
     result = Settlement()
     #: entry id -> where its first occurrence went: (winning page, whether the project's)
     decided: dict[str, tuple[str, bool]] = {}
-    claimed: dict[str, tuple[str, str]] = {}  # folded name -> (entry id, page) of ours
+    claimed: dict[str, tuple[str, str]] = {}  # name -> (entry id, page) of ours (case kept: see 3.)
     for docname in sorted(made):
         for entry_id, anchor in made[docname].items():
             line = lines.get(docname, {}).get(entry_id, 0)
@@ -105,7 +106,7 @@ def settle(
                 continue  # its file broke after the page was read: reported when it was loaded
             if entry_id not in decided:
                 replacing = project.get(fold(entry.name))
-                owner = claimed.get(fold(entry.name))
+                owner = claimed.get(entry.name)
                 if replacing is not None:
                     for name in entry.names:
                         result.redirects.setdefault(name, project.get(fold(name), replacing))
@@ -119,13 +120,18 @@ def settle(
                 result.clashes.append(Clash(docname, line, entry_id, entry.name, entry.names, winner, by_project, True))
                 result.dropped.setdefault(docname, {})[entry_id] = anchor
                 continue
-            taken: dict[str, list[str]] = defaultdict(list)  # winning page -> names it takes
+            # (winning page, whether the project's) -> the names of this entry it takes
+            taken: dict[tuple[str, bool], list[str]] = defaultdict(list)
             for name in entry.names:
                 if fold(name) in project:
-                    taken[project[fold(name)].place[0]].append(name)
-                elif claimed.setdefault(fold(name), (entry_id, docname))[0] == entry_id:
+                    taken[(project[fold(name)].place[0], True)].append(name)
+                elif claimed.setdefault(name, (entry_id, docname))[0] == entry_id:
                     result.names.setdefault(name, (docname, anchor))
-            for winner, names in sorted(taken.items()):
-                result.clashes.append(Clash(docname, line, entry_id, entry.name, tuple(names), winner, True, False))
+                else:
+                    taken[(claimed[name][1], False)].append(name)
+            for (winner, by_project), names in sorted(taken.items()):
+                result.clashes.append(
+                    Clash(docname, line, entry_id, entry.name, tuple(names), winner, by_project, False)
+                )
             result.shown.setdefault(docname, {})[entry_id] = anchor
     return result

@@ -97,7 +97,12 @@ def _trim_index(env: BuildEnvironment, domain: MlGlossaryDomain, settled: Settle
 
 def _report(env: BuildEnvironment, clash: Clash) -> None:
     where = env.doc2path(clash.winner, False)
-    if not clash.project:
+    if not clash.project and not clash.dropped:
+        message = (
+            f"glossary entry {clash.entry_name!r}: {' and '.join(map(repr, clash.names))} is already the name "
+            f"of another entry shown on {where}, which comes first in name order: citations of it go there"
+        )
+    elif not clash.project:
         message = (
             f"glossary entry {clash.entry_name!r} ({clash.entry_id}) is already shown on {where}, the first "
             "page in name order to show it: it is left out here; remove it from one of the two directives"
