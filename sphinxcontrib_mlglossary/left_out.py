@@ -58,10 +58,14 @@ def remove_empty_letters(wrapper: glossary_block) -> None:
 
 
 def _page_of(node: nodes.Node, default: str) -> str:
-    """The page a node was read from (documents assembled from several pages mark each one)."""
+    """The page a node was read from, in a document assembled from several pages.
+
+    Sphinx marks each page it inlines: a ``start_of_file`` node around it, and its
+    top-level sections carry a ``docname`` (singlehtml keeps only the latter).
+    """
     parent = node.parent
     while parent is not None:
-        if isinstance(parent, addnodes.start_of_file):
+        if isinstance(parent, addnodes.start_of_file | nodes.section) and parent.get("docname"):
             return str(parent["docname"])
         parent = parent.parent
     return default

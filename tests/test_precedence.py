@@ -247,3 +247,28 @@ def test_the_decision_does_not_depend_on_the_order_pages_arrive_in():
     # "epoch" is shown nowhere: on the second page too it gives way to the project's term
     again = next(clash for clash in first.clashes if clash.docname == "reference/more" and clash.entry_id == "epoch")
     assert again.project and again.winner == "zz"
+
+
+@pytest.mark.parametrize("builder", ["singlehtml", "latex"])
+def test_documents_assembled_from_pages_leave_out_the_same_entries(tmp_path: Path, builder: str):
+    """singlehtml and LaTeX put every page in one document: each page's entries are still told apart."""
+    src = tmp_path / "src"
+    write_project(src, "md")
+    out = tmp_path / builder
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", builder, "-q", "-E", str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("[mlglossary.duplicate_term]") == 3, result.stderr
+    if builder == "singlehtml":
+        ids = [element["id"] for element in read_html(out / "index.html").select("dt[id]")]
+        assert ids.count("term-epoch") == 1 and ids.count("term-tokenizer") == 1
+        assert "term-lora" in ids and "term-LoRA" in ids
+    else:
+        tex = next(out.glob("*.tex")).read_text(encoding="utf-8")
+        labels = re.findall(r"\\label\{\\detokenize\{([^}]+:term-(?:epoch|tokenizer))\}", tex)
+        assert sorted(labels) == ["glossary:term-tokenizer", "team:term-epoch"]
+        # the name the project took is indexed once, for the project's term
+        assert len(re.findall(r"\\index\{LoRA@", tex)) == 1
