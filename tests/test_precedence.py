@@ -272,3 +272,24 @@ def test_documents_assembled_from_pages_leave_out_the_same_entries(tmp_path: Pat
         assert sorted(labels) == ["glossary:term-tokenizer", "team:term-epoch"]
         # the name the project took is indexed once, for the project's term
         assert len(re.findall(r"\\index\{LoRA@", tex)) == 1
+
+
+def test_a_glossary_files_notices_are_reported_once_under_every_j(tmp_path: Path):
+    """The main process loads the file again after reading (cards, fingerprints): quietly."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\n')
+    (src / "team.toml").write_text(
+        'format = 1\nlanguage = "en"\n\n[[term]]\nid = "harness"\nname = "eval\u200bharness"\n'
+        'summary = "The script that scores checkpoints."\nbody = "It runs after each epoch."\n',
+        encoding="utf-8",
+    )
+    pages = [f"page{n:02d}" for n in range(12)]
+    for name in pages:
+        (src / f"{name}.md").write_text(f"# {name}\n\nCites {{term}}`evalharness`.\n")
+    (src / "team.md").write_text("# Team\n\n```{mlglossary}\n:source: team.toml\n```\n")
+    (src / "index.md").write_text("# Home\n\n```{toctree}\n" + "\n".join([*pages, "team"]) + "\n```\n")
+    assert "team" not in chunks_of(["index", *pages, "team"], 2)[0]  # read by a worker process
+    serial = build(src, tmp_path / "serial", "1")
+    assert serial == build(src, tmp_path / "parallel", "2")
+    assert len(serial) == 1 and "U+200B" in serial[0] and serial[0].startswith(str(src / "team.md"))
