@@ -20,8 +20,10 @@ from sphinx import addnodes
 from sphinx.domains import Domain
 
 from .citations import PageCitations, landing_numbers, record_citations
+from .precedence import ProjectTerm, Settlement, settle
 from .resolution import TermIndex, term_index
 from .session import BuildSession
+from .sources import entry_for
 from .user_terms import UserTerm, collect_user_terms
 
 if TYPE_CHECKING:
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-    from .precedence import Settlement
     from .sources import SourceSpec
 
 #: the keys of ``data`` kept per page (the rest are fingerprints of the last build)
@@ -110,13 +111,26 @@ class MlGlossaryDomain(Domain):
         return self.settlement().shown
 
     def settlement(self) -> Settlement:
-        """Who owns each term (decided on ``env-updated``; see :mod:`.precedence`)."""
+        """Who owns each term, once all pages are read (see :mod:`.precedence`)."""
         resolved = self.session.resolved
         if resolved.settlement is None:
-            from .registration import settlement_of
-
-            resolved.settlement = settlement_of(self)
+            resolved.settlement = settle(
+                self.made_definitions,
+                self.definition_lines,
+                lambda docname, entry_id: entry_for(self, docname, entry_id),
+                self.project_terms(),
+            )
         return resolved.settlement
+
+    def project_terms(self) -> list[ProjectTerm]:
+        """The standard domain's terms that are not ours: the project's own."""
+        registered = self.registered
+        objects = self.env.get_domain("std").objects.items()  # type: ignore[attr-defined]
+        return [
+            ProjectTerm(name, (place[0], place[1]))
+            for (kind, name), place in objects
+            if kind == "term" and registered.get(name) != tuple(place)
+        ]
 
     @property
     def definition_lines(self) -> dict[str, dict[str, int]]:

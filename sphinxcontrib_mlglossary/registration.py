@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
-from .precedence import Clash, ProjectTerm, Settlement, settle
-from .sources import entry_for
+from .precedence import Clash, Settlement
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -45,28 +44,12 @@ def _withdraw(domain: MlGlossaryDomain) -> None:
     domain.registered.clear()
 
 
-def settlement_of(domain: MlGlossaryDomain) -> Settlement:
-    """The decision for the pages as read (the project's terms: every term not ours)."""
-    registered = domain.registered
-    project = [
-        ProjectTerm(name, (place[0], place[1]))
-        for (kind, name), place in _std_objects(domain.env).items()
-        if kind == "term" and registered.get(name) != tuple(place)
-    ]
-    return settle(
-        domain.made_definitions,
-        domain.definition_lines,
-        lambda docname, entry_id: entry_for(domain, docname, entry_id),
-        project,
-    )
-
-
 def apply_settlement(env: BuildEnvironment) -> Settlement:
     """``env-updated``: decide who owns each term, register our names, trim the index, warn."""
     domain = glossary_domain(env)
-    _withdraw(domain)  # (already done before reading; a build that read nothing may skip that event)
-    settled = settlement_of(domain)
-    domain.session.resolved.settlement = settled
+    _withdraw(domain)  # (done before reading already; safe to repeat)
+    domain.session.resolved.settlement = None
+    settled = domain.settlement()
     objects = _std_objects(env)
     for name, place in settled.names.items():
         objects[("term", name)] = place
