@@ -21,6 +21,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
     from .invalidation import pages_to_rewrite
+    from .left_out import LeftOut
+    from .registration import withdraw_names
     from .roles import term_role
     from .term_targets import TermTargets
     from .unresolved import on_warn_missing_reference
@@ -35,11 +37,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
     app.add_post_transform(TermTargets)
+    app.add_post_transform(LeftOut)
     app.add_post_transform(CitedOnly)
     single_page.register(app)
     tooltips.register(app)
     app.add_post_transform(Backlinks)
     app.connect("builder-inited", start_session)
+    # our names leave the standard domain before pages are read and come back, decided
+    # once all pages are known, on env-updated (see .registration)
+    app.connect("env-before-read-docs", withdraw_names)
     app.connect("env-updated", reading_done)
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("build-finished", write_glossary_json)
@@ -50,7 +56,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 7,
+        "env_version": 8,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .backlinks import cached_index, may_hold
 from .domain import glossary_domain
+from .left_out import remove_empty_letters
 from .nodes import glossary_block
 
 
@@ -37,12 +37,7 @@ class CitedOnly(SphinxPostTransform):
                 if isinstance(term, nodes.term) and term["ids"] and term["ids"][0] not in cited:
                     removed.update(term["ids"])
                     item.parent.remove(item)
-            for glossary in list(wrapper.findall(addnodes.glossary)):
-                if not any(True for _ in glossary.findall(nodes.definition_list_item)):
-                    rubric = glossary.previous_sibling()
-                    if isinstance(rubric, nodes.rubric):
-                        rubric.parent.remove(rubric)
-                    glossary.parent.remove(glossary)
+            remove_empty_letters(wrapper)
         # links into removed entries would dangle: keep their text only
         for reference in list(self.document.findall(nodes.reference)):
             if reference.get("refid") in removed:

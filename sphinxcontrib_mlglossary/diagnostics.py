@@ -25,7 +25,7 @@ class MlGlossaryWarning(Enum):
     """Terms of the bundled glossary are cited but no page holds the directive."""
 
     DUPLICATE_TERM = "duplicate_term"
-    """Two definitions claim the same term; the first one read wins."""
+    """Two definitions claim the same term: the project's own wins, else the page first by name."""
 
     DATA = "data"
     """A glossary data file is broken."""

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
-from sphinx.domains.std import make_glossary_term
 from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
@@ -65,7 +64,7 @@ class MlGlossaryDirective(SphinxDirective):
             wrapper["dir"] = direction(language)
         wrapper["mlglossary_cited_only"] = "cited-only" in self.options
         domain = glossary_domain(self.env)
-        defined = domain.definitions.setdefault(self.env.docname, {})
+        defined = domain.made_definitions.setdefault(self.env.docname, {})
         before = set(defined)
         # the bar is written from the letter headings left when the page is written
         wrapper += letter_bar(label=str(_("Jump to letter")), language=language)
@@ -79,9 +78,12 @@ class MlGlossaryDirective(SphinxDirective):
             glossary_node["sorted"] = False  # already in the language's order
             glossary_node += nodes.definition_list("", *items, classes=["glossary"])
             wrapper += [rubric, glossary_node]
+        made_here = [entry_id for entry_id in defined if entry_id not in before]
+        _source, line = self.get_source_info()
+        domain.definition_lines.setdefault(self.env.docname, {}).update((entry_id, line) for entry_id in made_here)
         if not spec.bundled:
             sources = domain.definition_sources.setdefault(self.env.docname, {})
-            sources.update((entry_id, spec) for entry_id in set(defined) - before)
+            sources.update((entry_id, spec) for entry_id in made_here)
         self.set_source_info(wrapper)
         # We ship the translations ourselves: keep our text out of the project's .pot
         # and away from its translated messages.
@@ -161,8 +163,6 @@ class MlGlossaryDirective(SphinxDirective):
             )
             return None
         term = self._term(entry)
-        if term is None:
-            return None
         defined[entry.id] = entry.anchor
         # warnings about the body point at the entry in its data file, not at this page
         session = glossary_domain(self.env).session
@@ -184,45 +184,24 @@ class MlGlossaryDirective(SphinxDirective):
         item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
         return item
 
-    def _term(self, entry: Entry) -> nodes.term | None:
-        """The term node, with its anchors, index entries and domain registrations."""
+    def _term(self, entry: Entry) -> nodes.term:
+        """The term node, with its anchors and index entries.
+
+        Its names are not registered here: whether another definition (the project's own
+        term, or this entry on another page) takes one is only known once every page is
+        read, where :mod:`.registration` registers them.
+        """
         document = self.state.document
-        std = self.env.get_domain("std")
-        docname = self.env.docname
-        names = []
-        for name in entry.names:
-            owner = std.objects.get(("term", name))  # type: ignore[attr-defined]
-            if owner is None:
-                names.append(name)
-            elif owner != (docname, entry.anchor):
-                warn(
-                    MlGlossaryWarning.DUPLICATE_TERM,
-                    f"term {name!r} of glossary entry {entry.id!r} is already defined in "
-                    f"{self.env.doc2path(owner[0])}; that definition wins",
-                    location=self.get_location(),
-                )
-        if entry.name not in names:
-            return None  # its main name belongs elsewhere: don't show a second entry
         source, line = self.get_source_info()
-        term: nodes.term | None = None
-        index_entries: list[addnodes.index] = []
-        for name in names:
-            # Sphinx's own glossary function registers the name as a term (exact and any
-            # case) and makes its index entry; every name lands on the entry's one anchor
-            made = make_glossary_term(self.env, [nodes.Text(name)], None, source, line, entry.anchor, document)
-            if name == entry.name:
-                term = made
-            if name in (entry.name, *entry.abbreviations):
-                index_entries.extend(child for child in made.children if isinstance(child, addnodes.index))
-        assert term is not None  # entry.name is in names (checked above)
-        term.children = []
-        term += nodes.Text(entry.heading)
+        term = nodes.term("", entry.heading, ids=[entry.anchor])
+        term.source, term.line = source, line
         document.ids[entry.anchor] = term
         if entry.legacy_anchor and entry.legacy_anchor not in document.ids:
             term["ids"].append(entry.legacy_anchor)
             document.ids[entry.legacy_anchor] = term
-        for index in index_entries:
-            index.parent = None
+        for name in (entry.name, *entry.abbreviations):
+            index = addnodes.index(entries=[("single", name, entry.anchor, "main", None)])
+            index.source, index.line = source, line
             term += index
         return term
 

@@ -16,11 +16,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from sphinx import addnodes
 from sphinx.domains import Domain
 
 from .citations import PageCitations, landing_numbers, record_citations
+from .precedence import ProjectTerm, Settlement, settle
 from .resolution import TermIndex, term_index
 from .session import BuildSession
+from .sources import entry_for
 from .user_terms import UserTerm, collect_user_terms
 
 if TYPE_CHECKING:
@@ -35,7 +38,14 @@ if TYPE_CHECKING:
     from .sources import SourceSpec
 
 #: the keys of ``data`` kept per page (the rest are fingerprints of the last build)
-_PER_PAGE = ("definitions", "definition_sources", "user_terms", "citations")
+_PER_PAGE = (
+    "definitions",
+    "definition_sources",
+    "definition_lines",
+    "index_entries",
+    "user_terms",
+    "citations",
+)
 
 
 class MlGlossaryDomain(Domain):
@@ -43,12 +53,19 @@ class MlGlossaryDomain(Domain):
 
     name = "mlglossary"
     label = "ML glossary"
-    data_version = 1
+    data_version = 2
     initial_data: ClassVar[dict[str, Any]] = {
-        # docname -> {entry id: anchor} of the entries an ``mlglossary`` directive shows there
+        # docname -> {entry id: anchor} of the entries an ``mlglossary`` directive made
+        # there (what is shown is decided once all pages are read: see .precedence)
         "definitions": {},
         # docname -> {entry id: SourceSpec}, for entries not from the bundled glossary
         "definition_sources": {},
+        # docname -> {entry id: line of the directive that made it}
+        "definition_lines": {},
+        # docname -> the general index's entries for the entries made there, as read
+        "index_entries": {},
+        # our name -> (docname, anchor) we put in the standard domain after reading
+        "registered": {},
         # docname -> {anchor: UserTerm} of the project's own ``glossary`` directives
         "user_terms": {},
         # docname -> PageCitations: every term reference of the page, in document order
@@ -63,6 +80,8 @@ class MlGlossaryDomain(Domain):
         "contributions": {},
         # glossary page -> fingerprint of its backlinks
         "digests": {},
+        # page with ``mlglossary`` directives -> fingerprint of what they leave out
+        "left_out": {},
     }
 
     #: this build's session; created on ``builder-inited`` (never pickled: Sphinx
@@ -82,8 +101,48 @@ class MlGlossaryDomain(Domain):
     # -- per-page records ------------------------------------------------------------
 
     @property
-    def definitions(self) -> dict[str, dict[str, str]]:
+    def made_definitions(self) -> dict[str, dict[str, str]]:
+        """docname -> {entry id: anchor} of every entry a directive made there (some may be left out)."""
         return cast("dict[str, dict[str, str]]", self.data["definitions"])
+
+    @property
+    def definitions(self) -> dict[str, dict[str, str]]:
+        """docname -> {entry id: anchor} of the entries shown (once all pages are read)."""
+        return self.settlement().shown
+
+    def settlement(self) -> Settlement:
+        """Who owns each term, once all pages are read (see :mod:`.precedence`)."""
+        resolved = self.session.resolved
+        if resolved.settlement is None:
+            resolved.settlement = settle(
+                self.made_definitions,
+                self.definition_lines,
+                lambda docname, entry_id: entry_for(self, docname, entry_id),
+                self.project_terms(),
+            )
+        return resolved.settlement
+
+    def project_terms(self) -> list[ProjectTerm]:
+        """The standard domain's terms that are not ours: the project's own."""
+        registered = self.registered
+        objects = self.env.get_domain("std").objects.items()  # type: ignore[attr-defined]
+        return [
+            ProjectTerm(name, (place[0], place[1]))
+            for (kind, name), place in objects
+            if kind == "term" and registered.get(name) != tuple(place)
+        ]
+
+    @property
+    def definition_lines(self) -> dict[str, dict[str, int]]:
+        return cast("dict[str, dict[str, int]]", self.data["definition_lines"])
+
+    @property
+    def index_entries(self) -> dict[str, list[tuple[str, str, str, str, Any]]]:
+        return cast("dict[str, list[tuple[str, str, str, str, Any]]]", self.data["index_entries"])
+
+    @property
+    def registered(self) -> dict[str, tuple[str, str]]:
+        return cast("dict[str, tuple[str, str]]", self.data["registered"])
 
     @property
     def definition_sources(self) -> dict[str, dict[str, SourceSpec]]:
@@ -108,14 +167,16 @@ class MlGlossaryDomain(Domain):
 
     def our_anchors(self) -> set[tuple[str, str]]:
         """(docname, anchor) of every entry of ours shown on a page."""
-        return {(docname, anchor) for docname, found in self.definitions.items() for anchor in found.values()}
+        return self.settlement().our_places()
 
     def term_index(self) -> TermIndex:
         """Every term of the project, the project's own apart from ours (once all pages are read)."""
         resolved = self.session.resolved
         if resolved.terms is None:
             std = self.env.get_domain("std")
-            resolved.terms = term_index(std.objects.items(), self.our_anchors())  # type: ignore[attr-defined]
+            settled = self.settlement()
+            redirects = {name: (term.name, term.place) for name, term in settled.redirects.items()}
+            resolved.terms = term_index(std.objects.items(), settled.our_places(), redirects)  # type: ignore[attr-defined]
         return resolved.terms
 
     def citation_id(self, docname: str, position: int) -> str | None:
@@ -153,6 +214,11 @@ class MlGlossaryDomain(Domain):
         found = collect_user_terms(document)
         if found:
             self.user_terms[docname] = found
+        made = set(self.made_definitions.get(docname, {}).values())
+        if made:
+            self.index_entries[docname] = [
+                entry for index in document.findall(addnodes.index) for entry in index["entries"] if entry[2] in made
+            ]
 
     def resolve_xref(
         self,
@@ -206,5 +272,9 @@ def start_session(app: Sphinx) -> None:
 
 
 def reading_done(app: Sphinx, env: BuildEnvironment) -> None:
-    """``env-updated``: answers looked up while pages were read may have changed."""
+    """``env-updated``: answers looked up while pages were read may have changed; then,
+    with every page known, who owns each term is decided (see :mod:`.registration`)."""
+    from .registration import apply_settlement
+
     glossary_domain(env).session.reading_done()
+    apply_settlement(env)

@@ -3,8 +3,9 @@
 Sphinx re-reads the pages that changed and writes those. It can't know that a glossary
 page shows backlinks gathered from other pages, nor that a page's term links and
 tooltip cards depend on terms defined on other pages (a term defined later, a
-definition reworded). One ``env-get-updated`` handler answers both, from the pages the
-domain purged and fingerprints it keeps in its data.
+definition reworded), nor that what an ``mlglossary`` directive shows depends on the
+terms of other pages (:mod:`.precedence`). One ``env-get-updated`` handler answers all
+three, from the pages the domain purged and fingerprints it keeps in its data.
 
 Each citing page's contribution is fingerprinted once and kept; an incremental build
 recomputes only the pages it purged (all of them when the rules changed), so its cost
@@ -139,6 +140,24 @@ def glossary_pages_to_rewrite(domain: MlGlossaryDomain, purged: set[str], rules_
     return sorted(page for page, value in fresh.items() if previous.get(page) != value)
 
 
+def directive_pages_to_rewrite(domain: MlGlossaryDomain) -> list[str]:
+    """Pages whose ``mlglossary`` directives now leave out other entries, or index other names.
+
+    Decided once all pages are read (:mod:`.precedence`): the project's term added on
+    another page, or the entry shown on another page, changes what this one shows.
+    """
+    settled = domain.settlement()
+    fresh = {}
+    for docname, made in domain.made_definitions.items():
+        left_out = sorted(settled.dropped.get(docname, {}).items())
+        anchors = set(made.values())
+        names = sorted(name for name, place in settled.names.items() if place[0] == docname and place[1] in anchors)
+        fresh[docname] = sha1(repr((left_out, names)))
+    previous: dict[str, str] = domain.data["left_out"]
+    domain.data["left_out"] = fresh
+    return sorted(page for page, value in fresh.items() if previous.get(page) != value)
+
+
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: glossary pages with changed backlinks, citing pages with changed targets or cards."""
     domain = glossary_domain(env)
@@ -150,4 +169,5 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.data["rules"] = rules
     pages = set(glossary_pages_to_rewrite(domain, purged, rules_changed))
     pages.update(citing_pages_to_rewrite(domain, purged, rules_changed, cards))
+    pages.update(page for page in directive_pages_to_rewrite(domain) if page not in purged)
     return sorted(pages)

@@ -1,17 +1,19 @@
 """Which term a citation means, in one order everywhere: the project's own terms first.
 
-1. a term of the project's own glossaries, by its exact name, then in any case;
+1. a term of the project's own glossaries: by its exact name, then in any case, then
+   by another form of what was written (see 4); the names of an entry of ours that a
+   project term replaced (see :mod:`.precedence`) lead to that term as well;
 2. a name, abbreviation or alias of one of our entries shown on a page, exactly, then
    in any case;
 3. a heading as shown on the glossary page and in cards, ``name (abbreviation)``
    (``masked language modeling (MLM)``): both parts resolved by these rules, when
    they land on the same term;
-4. the same two, tried with other forms of what was written: the singular of a plural
+4. then ours, tried with other forms of what was written: the singular of a plural
    or possessive (``attention masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``),
    the plural of a singular (``decoder model`` for *decoder models*), and, last, the
    name with spaces, hyphens and underscores ignored (``fine tuned``, ``finetuned``,
-   ``tensor parallel`` for *TensorParallel*): the project's terms, then ours. Two
-   different terms found this way is an ambiguity, never a silent pick.
+   ``tensor parallel`` for *TensorParallel*). Two different terms found at one step is
+   an ambiguity, never a silent pick.
 
 What none of these finds is left to Sphinx's other resolvers (intersphinx among them).
 The index is built from the standard domain's public ``objects`` once every page is
@@ -28,7 +30,7 @@ from .model import fold
 from .names import heading_parts
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 #: (docname, anchor) of a term
 Place = tuple[str, str]
@@ -52,31 +54,36 @@ class _Names:
     """Exact and case-insensitive lookups over one set of terms."""
 
     def __init__(self) -> None:
-        self.exact: dict[str, Place] = {}
+        self.exact: dict[str, Found] = {}
         self.folded: dict[str, Found] = {}
         #: loose key -> the terms it stands for (several: a loose match is then ambiguous)
         self.loose: dict[str, dict[Place, Found]] = {}
 
-    def add(self, name: str, place: Place) -> None:
-        self.exact.setdefault(name, place)
-        self.folded.setdefault(fold(name), Found(name, place))
-        self.loose.setdefault(loose_key(name), {}).setdefault(place, Found(name, place))
+    def add(self, name: str, found: Found) -> None:
+        """``name`` leads to ``found`` (the term itself, or the term it stands for)."""
+        self.exact.setdefault(name, found)
+        self.folded.setdefault(fold(name), found)
+        self.loose.setdefault(loose_key(name), {}).setdefault(found.place, found)
 
     def get(self, name: str) -> Found | None:
-        place = self.exact.get(name)
-        if place is not None:
-            return Found(name, place)
-        return self.folded.get(fold(name))
+        return self.exact.get(name) or self.folded.get(fold(name))
 
 
 class TermIndex:
     """Every glossary term of the project, split into the project's own and ours."""
 
-    def __init__(self, terms: Iterable[tuple[str, Place]], ours: set[Place]) -> None:
+    def __init__(
+        self,
+        terms: Iterable[tuple[str, Place]],
+        ours: set[Place],
+        redirects: Mapping[str, tuple[str, Place]] | None = None,
+    ) -> None:
         self._project = _Names()
         self._ours = _Names()
-        for name, place in terms:
-            (self._ours if place in ours else self._project).add(name, place)
+        for name, place in sorted(terms):
+            (self._ours if place in ours else self._project).add(name, Found(name, place))
+        for name, (term, place) in sorted((redirects or {}).items()):
+            self._project.add(name, Found(term, place))
         self._memo: dict[str, Found | Ambiguous | None] = {}
 
     def resolve(self, written: str) -> Found | Ambiguous | None:
@@ -91,27 +98,17 @@ class TermIndex:
         return found.place if isinstance(found, Found) else None
 
     def _resolve(self, written: str) -> Found | Ambiguous | None:
-        direct = self._project.get(written) or self._ours.get(written)
+        forms = variants(written)
+        project = self._project.get(written) or _one_of(self._project, written, forms)
+        if project is not None:
+            return project
+        direct = self._ours.get(written)
         if direct is not None:
             return direct
         shown = self._heading(written)
         if shown is not None:
             return shown
-        found: dict[Place, tuple[str, Found]] = {}
-        forms = variants(written)
-        for form in forms:
-            for names in (self._project, self._ours):
-                match = names.get(form)
-                if match is not None:
-                    found.setdefault(match.place, (form, match))
-        if not found:
-            for form in (written, *forms):
-                for names in (self._project, self._ours):
-                    for match in names.loose.get(loose_key(form), {}).values():
-                        found.setdefault(match.place, (match.name, match))
-        if len(found) > 1:
-            return Ambiguous(tuple(form for form, _match in found.values()))
-        return next((match for _form, match in found.values()), None)
+        return _one_of(self._ours, written, forms)
 
     def _heading(self, written: str) -> Found | None:
         """The term a citation written as its heading, ``name (abbreviation)``, means."""
@@ -124,9 +121,30 @@ class TermIndex:
         return None
 
 
-def term_index(std_objects: Iterable[tuple[tuple[str, str], tuple[str, ...]]], ours: set[Place]) -> TermIndex:
+def _one_of(names: _Names, written: str, forms: Iterable[str]) -> Found | Ambiguous | None:
+    """The term another form of ``written`` names: singular or plural, then loosely."""
+    found: dict[Place, tuple[str, Found]] = {}
+    for form in forms:
+        match = names.get(form)
+        if match is not None:
+            found.setdefault(match.place, (form, match))
+    if not found:
+        for form in (written, *forms):
+            for match in names.loose.get(loose_key(form), {}).values():
+                found.setdefault(match.place, (match.name, match))
+    if len(found) > 1:
+        return Ambiguous(tuple(form for form, _match in found.values()))
+    return next((match for _form, match in found.values()), None)
+
+
+def term_index(
+    std_objects: Iterable[tuple[tuple[str, str], tuple[str, ...]]],
+    ours: set[Place],
+    redirects: Mapping[str, tuple[str, Place]] | None = None,
+) -> TermIndex:
     """The index over the standard domain's ``objects`` (``(type, name) -> (docname, anchor, ...)``)."""
     return TermIndex(
         ((name, (entry[0], entry[1])) for (kind, name), entry in std_objects if kind == "term"),
         ours,
+        redirects,
     )

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .backlinks import Index
     from .markup import EntryRenderer
     from .model import Glossary
+    from .precedence import Settlement
     from .resolution import TermIndex
     from .sources import GlossaryFiles
     from .term_pattern import TermPattern
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 class ResolvePhase:
     """Caches valid once all pages are read (dropped if another reading phase starts)."""
 
+    #: which definition owns each term, and what each page shows (see .precedence)
+    settlement: Settlement | None = None
     #: the project's and our terms, for resolving what a citation names
     terms: TermIndex | None = None
     #: (include glossary citations, pages kept per entry) -> backlink index

@@ -86,11 +86,17 @@ class GlossaryFiles:
         self.max_bytes = max_bytes
         #: file versions whose names were compared with the bundled glossary's
         self._merge_checked: set[tuple[str, int, int, str]] = set()
+        #: file versions whose notices were reported
+        self._reported: set[tuple[str, int, int, str]] = set()
         #: (path, mtime, size, language) -> the file's glossary and notices
         self._read: dict[tuple[str, int, int, str], tuple[Glossary, tuple[Notice, ...]]] = {}
 
-    def load(self, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
-        """The glossary a spec stands for; notices become warnings, errors raise GlossaryDataError."""
+    def load(self, spec: SourceSpec, language: str, *, location: Any = None, report: bool = True) -> Glossary:
+        """The glossary a spec stands for; notices become warnings, errors raise GlossaryDataError.
+
+        ``report=False`` for loads after reading: the page showing the file reported its
+        notices when it was read (under ``-j``, in another process).
+        """
         if spec.bundled:
             return bundled_glossary(language)
         path = Path(spec.path)
@@ -107,13 +113,15 @@ class GlossaryFiles:
         key = (spec.path, stat.st_mtime_ns, stat.st_size, language)
         if key not in self._read:
             self._read[key] = self._read_file(path, language)
+        if report and key not in self._reported:
             # report a file's notices once per build, not once per page that shows it
+            self._reported.add(key)
             for notice in self._read[key][1]:
                 _report(notice, location)
         glossary = self._read[key][0]
         if spec.merge:
             combined = merged(bundled_glossary(language), glossary)
-            if key not in self._merge_checked:
+            if report and key not in self._merge_checked:
                 self._merge_checked.add(key)
                 _report_look_alikes(spec, glossary, combined, location)
             return combined
@@ -136,7 +144,9 @@ class GlossaryFiles:
         return result.glossary, result.notices
 
 
-def load(session: BuildSession, spec: SourceSpec, language: str, *, location: Any = None) -> Glossary:
+def load(
+    session: BuildSession, spec: SourceSpec, language: str, *, location: Any = None, report: bool = True
+) -> Glossary:
     """The glossary a spec stands for, through the session's cache."""
     if session.files is None:
         settings = session.settings
@@ -145,7 +155,7 @@ def load(session: BuildSession, spec: SourceSpec, language: str, *, location: An
         session.files = GlossaryFiles(
             session.config.mlglossary_link_base or "", allowed=(srcdir, *trusted), max_bytes=settings.max_file_bytes
         )
-    return session.files.load(spec, language, location=location)
+    return session.files.load(spec, language, location=location, report=report)
 
 
 def data_location(session: BuildSession, entry: Entry) -> str | None:
@@ -224,6 +234,7 @@ def entry_for(domain: MlGlossaryDomain, docname: str, entry_id: str) -> Entry | 
     """The entry a page defines under ``entry_id``, from whichever glossary the page shows."""
     spec = domain.definition_sources.get(docname, {}).get(entry_id, BUNDLED)
     try:
-        return load(domain.session, spec, domain.session.settings.language).get(entry_id)
+        # quiet: the page showing the file reported its notices when it was read
+        return load(domain.session, spec, domain.session.settings.language, report=False).get(entry_id)
     except GlossaryDataError:
         return None  # reported when the page was read
