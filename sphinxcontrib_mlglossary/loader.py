@@ -105,6 +105,10 @@ def parse_glossary(
             line=int(found.group(1)) if found else 0,
             hint="check quotes and brackets around that line",
         ) from None
+    except RecursionError:  # nested brackets: tomllib recurses once per level
+        raise GlossaryDataError(
+            path, "brackets or tables are nested too deeply to read", hint="flatten the nesting"
+        ) from None
     lines = _header_lines(text)
     return _build(data, path, lines, reference, [] if warnings is None else warnings)
 
