@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Entry, Glossary, fold, slugify
-from .names import clean_name, look_alike_message, look_alikes, removal_message
+from .names import clean_name, inventory_problem, look_alike_message, look_alikes, removal_message
 
 FORMAT_VERSION = 1
 #: languages shipped with the package; English is the reference every other file follows
@@ -264,11 +264,19 @@ def _autolink(
     return chosen
 
 
+_INVENTORY_HINT = "a name may not hold a 'domain:role' word followed by a number; reword it"
+
+
 def _name(text: str, path: Path, line: int, label: str, field: str, warnings: list[tuple[int, str]]) -> str:
     """A name as it is matched (:func:`names.clean_name`); what was removed is a warning."""
     cleaned = clean_name(text)
     if not cleaned.text:
         raise GlossaryDataError(path, "holds only invisible characters", line=line, entry=label, field=field)
+    problem = inventory_problem(cleaned.text)
+    if problem:
+        raise GlossaryDataError(
+            path, f"{cleaned.text!r}: {problem}", line=line, entry=label, field=field, hint=_INVENTORY_HINT
+        )
     if cleaned.removed:
         where = f"{path}:{line}: entry {label!r}: field {field!r}"
         warnings.append((line, f"{where}: {removal_message(cleaned.removed, cleaned.text)}"))

@@ -136,3 +136,29 @@ def look_alike_message(pair: LookAlike, other_line: int = 0) -> str:
         f"the name {pair.name!r} looks like {pair.other_name!r} of entry {pair.other_owner!r}{where} "
         f"but is spelt with other letters{spelt}; readers can't tell them apart, so rename one of them"
     )
+
+
+#: a line of Sphinx's ``objects.inv``: name, ``domain:role``, priority, URI, display name
+#: (names may hold spaces, so readers take the shortest name the rest of the line fits)
+_INVENTORY_LINE = re.compile(r"(.+?)\s+(\S+)\s+(-?\d+)\s+?(\S*)\s+(.*)")
+
+
+def inventory_problem(name: str) -> str:
+    """Why ``name`` would be read from ``objects.inv`` as another entry ("" when it would not).
+
+    Terms are listed there by name, case kept and lower-cased, and readers take the
+    shortest name the rest of the line fits. A name running like "``torch.Tensor
+    py:class 1 //evil.example/x``" reads back as ``torch.Tensor``, a Python class with an
+    address of its own that other projects' intersphinx would follow. A name that reads
+    back with a type lacking a domain ("cuantización a 4 bits": type "a") is skipped by
+    readers, as Sphinx does with any malformed line, so it is kept: it can't be cited
+    through intersphinx, and misleads no one.
+    """
+    for form in dict.fromkeys((name, name.lower())):
+        found = _INVENTORY_LINE.match(f"{form} std:term -1 glossary.html#term-x -")
+        if found is not None and found.group(1) != form and ":" in found.group(2):
+            return (
+                f"other projects would read it from objects.inv as the {found.group(2)} entry "
+                f"{found.group(1)!r} pointing at {found.group(4)!r}"
+            )
+    return ""

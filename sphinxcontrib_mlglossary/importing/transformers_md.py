@@ -19,7 +19,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ..loader import GlossaryDataError
 from ..model import Entry, Glossary, fold, slugify
-from ..names import clean_name, look_alike_message, look_alikes, removal_message
+from ..names import clean_name, inventory_problem, look_alike_message, look_alikes, removal_message
 from .headings import Heading, is_latin, parse_heading
 from .myst_writer import MystWriter, TermTarget, WriterContext, markdown_parser, plain_text
 from .result import ImportResult, Notice
@@ -103,6 +103,14 @@ def read_transformers_markdown(
             abbreviations=tuple(a for a in map(_name, parsed.abbreviations) if a),
             english=_name(parsed.english),
         )
+        for name in (draft.heading.name, *draft.heading.abbreviations):
+            if problem := inventory_problem(name):
+                raise GlossaryDataError(
+                    path,
+                    f"heading {draft.heading.text!r}: {name!r}: {problem}",
+                    line=draft.line,
+                    hint="a name may not hold a 'domain:role' word followed by a number; reword it",
+                )
     repeats = _Repeats(path)
     _assign_ids(drafts, reference, path, notices, repeats)
 
