@@ -221,8 +221,14 @@ def test_a_two_hundred_megabyte_file_is_refused_at_once(tmp_path):
     ("conf", "expected"),
     [
         ("mlglossary_trusted_dirs = ['..', 3]", "should hold folder paths only"),
-        ("mlglossary_max_file_mb = 0", "is not a positive number of megabytes; using 20"),
+        ("mlglossary_max_file_mb = 0", "is not a number of megabytes above 0 and at most 1000; using 20"),
+        ("mlglossary_max_file_mb = -3.5", "is not a number of megabytes above 0 and at most 1000; using 20"),
+        ("mlglossary_max_file_mb = float('inf')", "= inf is not a number of megabytes above 0"),
+        ("mlglossary_max_file_mb = float('nan')", "= nan is not a number of megabytes above 0"),
+        ("mlglossary_max_file_mb = 1e12", "is not a number of megabytes above 0 and at most 1000"),
         ("mlglossary_max_file_mb = '5'", "is not a int or float; using 20"),
+        ("mlglossary_backlinks_max = 0", "is not a whole number from 1 to 10000; using 10"),
+        ("mlglossary_backlinks_max = 10**12", "is not a whole number from 1 to 10000; using 10"),
     ],
 )
 def test_file_options_are_validated(conf, expected, project, make_app):
@@ -230,8 +236,10 @@ def test_file_options_are_validated(conf, expected, project, make_app):
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
         conf_py.write(conf + "\n")
     app = make_app("html", srcdir=srcdir, freshenv=True)
-    assert expected in app.warning.getvalue()
-    assert "[mlglossary.config]" in app.warning.getvalue()
+    app.build()  # inf once crashed the build; nan was replaced without a word
+    warnings = app.warning.getvalue()
+    assert expected in warnings
+    assert "[mlglossary.config]" in warnings and "Traceback" not in warnings
 
 
 @pytest.mark.parametrize("builder", ["html", "singlehtml"])
