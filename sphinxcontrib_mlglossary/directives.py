@@ -21,6 +21,7 @@ from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .i18n import _
 from .inflection import variants
+from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
@@ -221,9 +222,8 @@ class MlGlossaryDirective(SphinxDirective):
         term.children = []
         term += nodes.Text(entry.heading)
         document.ids[entry.anchor] = term
-        if entry.legacy_anchor and entry.legacy_anchor not in document.ids:
-            term["ids"].append(entry.legacy_anchor)
-            document.ids[entry.legacy_anchor] = term
+        if entry.legacy_anchor:
+            term[WANTED_LEGACY_ANCHOR] = entry.legacy_anchor  # given once the page is parsed (legacy_anchors)
         for index in index_entries:
             index.parent = None
             term += index

@@ -477,3 +477,27 @@ def test_any_exception_of_a_parser_becomes_our_error(tmp_path, monkeypatch):
     with pytest.raises(GlossaryDataError) as caught:
         reader.read_source(path)
     assert str(caught.value).startswith(f"{path}: the file could not be read (IndexError: list index out of range)")
+
+
+# -- ids the page already uses ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("section_first", [False, True])
+def test_an_entry_never_takes_an_id_its_page_uses(section_first, use_glossary, project, make_app):
+    """An entry named "license" keeps ``#term-license``; ``#license`` stays the page's own section's."""
+    use_glossary(glossary_toml([entry("license", "license"), entry("model-card", "model card")]))
+    directive = "```{mlglossary}\n```\n"
+    section = "## License\n\nThe page's own license text.\n"
+    parts = [section, directive] if section_first else [directive, section]
+    srcdir = project({"glossary.md": "# Glossary\n\n" + "\n".join(parts)})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    no_crash(app)
+    page = soup_of(app, "glossary.html")
+    ids = [element["id"] for element in page.find_all(id=True)]
+    assert len(ids) == len(set(ids))
+    assert page.find(id="license").name == "section" and "own license text" in page.find(id="license").get_text()
+    assert page.find(id="term-license").name == "dt"
+    # an entry whose old anchor is free still answers to it (HTML writes a second id as a span)
+    old_anchor = page.find(id="model-card")
+    assert page.find(id="term-model-card") in (old_anchor, old_anchor.find_parent("dt"))
