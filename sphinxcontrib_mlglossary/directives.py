@@ -112,6 +112,7 @@ class MlGlossaryDirective(SphinxDirective):
             return BUNDLED, bundled_glossary(language)
         spec = resolve_option(self.env, session, self.options["source"], "merge" in self.options)
         self.env.note_dependency(spec.path)
+        self._warn_if_also_a_page(spec.path)
         try:
             return spec, load(session, spec, language, location=self.get_location())
         except GlossaryDataError as error:
@@ -121,6 +122,18 @@ class MlGlossaryDirective(SphinxDirective):
                 location=self.get_location(),
             )
             return None
+
+    def _warn_if_also_a_page(self, path: str) -> None:
+        """A glossary file among the pages is also built as one: as written, with no cleaning."""
+        docname = self.env.path2doc(path)
+        if docname is not None and docname in self.env.found_docs:
+            warn(
+                MlGlossaryWarning.DATA,
+                f"mlglossary :source: {self.options['source']} is also built as the page {docname!r}, as written "
+                "(raw HTML, directives and all, none of the checks glossary data gets); "
+                f"add {self.env.doc2path(docname, False)!s} to exclude_patterns in conf.py",
+                location=self.get_location(),
+            )
 
     def _select(self, glossary: Glossary) -> list[Entry]:
         """The entries the ``:terms:`` and ``:tags:`` options ask for (all when neither is set)."""

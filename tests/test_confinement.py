@@ -259,3 +259,21 @@ def test_a_summary_naming_local_files_shows_none_of_them(builder, outside_files,
     }
     data = (Path(app.outdir) / "glossary.json").read_text(encoding="utf-8")
     assert "inside.png" not in data and "a file" in data
+
+
+@pytest.mark.parametrize("excluded", [False, True])
+def test_a_source_file_also_built_as_a_page_is_a_warning(excluded, project, make_app):
+    markdown = "# Their glossary\n\n## A\n\n### attention sink\n\nA token <b>bold</b> that draws attention.\n"
+    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: words/hf.md\n```\n", "words/hf.md": markdown})
+    if excluded:
+        with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
+            conf_py.write("exclude_patterns += ['words/hf.md']\n")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if "is also built as the page" in line]
+    if excluded:
+        assert warnings == []
+        return
+    assert len(warnings) == 1
+    assert "theirs.md" in warnings[0] and "'words/hf'" in warnings[0] and "[mlglossary.data]" in warnings[0]
+    assert "add words/hf.md to exclude_patterns" in warnings[0]
