@@ -319,7 +319,8 @@ def test_a_hostile_megabyte_imports_within_seconds(case, tmp_path):
     result = read_source(path, language=language)
     elapsed = time.perf_counter() - started
     assert len(result.glossary) == 1
-    assert elapsed < 10, f"{case}: {elapsed:.1f} s for 1 MB"
+    # about 1.5 s on a quiet machine; the quadratic scan took hours (8.5 s at 20 KB already)
+    assert elapsed < 20, f"{case}: {elapsed:.1f} s for 1 MB"
 
 
 @pytest.mark.parametrize("unit", ["e.g. ", "*a b. ", "[a. "])
@@ -328,9 +329,13 @@ def test_sentence_scan_is_linear(unit):
 
     timings = []
     for count in (20_000, 80_000):
-        started = time.perf_counter()
-        first_sentence(unit * count)
-        timings.append(time.perf_counter() - started)
+        text = unit * count
+        runs = []
+        for _ in range(3):  # the fastest of three: a busy machine slows single runs
+            started = time.perf_counter()
+            first_sentence(text)
+            runs.append(time.perf_counter() - started)
+        timings.append(min(runs))
     # four times the text: about four times the time (a quadratic scan takes sixteen)
     assert timings[1] < 8 * timings[0] + 0.05, timings
 
