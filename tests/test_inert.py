@@ -80,6 +80,12 @@ Inline ![inline pixel]({base}/inline.png) image and a linked one
 ```{{figure}} {base.upper()}/figure.png
 A figure caption.
 ```
+
+```{{csv-table}} A table from the network
+:url: {base}/table.csv
+```
+
+A download of {{download}}`a remote file <{base}/file.zip>`.
 """
 
 
