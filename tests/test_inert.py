@@ -352,3 +352,22 @@ def test_every_numeric_option_has_a_bound(use_glossary, project, make_app):
 )
 def test_option_bounds(name, value, refused):
     assert bool(option_problem(name, value)) is refused
+
+
+# -- the same under -j ----------------------------------------------------------------------------
+
+
+def test_inert_output_and_warnings_are_the_same_under_j2(use_glossary, project, make_app):
+    body = remote_body("http://127.0.0.1:9") + MATH_BODY + CLASS_BODY
+    summary = "Summary ![pixel](https://tracker.example/p.gif) and [Read more](https://evil.example/)."
+    use_glossary(glossary_toml([entry("mixed", "mixed", summary=summary, body=body), entry("remote", "remote")]))
+    pages = {f"page{number}.md": f"# Page {number}\n\nCiting {{term}}`mixed`.\n" for number in range(8)}
+    outputs = []
+    for parallel in (1, 2):
+        app = make_app("html", srcdir=project(pages), freshenv=True, parallel=parallel)
+        app.build()
+        glossary = (Path(app.outdir) / "glossary.html").read_text(encoding="utf-8")
+        warnings = sorted(line.split("WARNING: ", 1)[-1] for line in markup_warnings(app))
+        outputs.append((glossary, warnings))
+    assert outputs[0][1] and outputs[0][1] == outputs[1][1]
+    assert outputs[0][0] == outputs[1][0]
