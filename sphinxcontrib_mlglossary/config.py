@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .confinement import DEFAULT_MAX_MB
+from .confinement import DEFAULT_MAX_MB, MAX_FILE_MB
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
 
@@ -177,8 +177,6 @@ def _validate_file_limits(config: Config) -> None:
         config.mlglossary_backlinks_max = 10
 
 
-#: the largest file limit accepted: reading takes about 42 MiB of memory per MB of Markdown
-MAX_FILE_MB = 1000
 #: the most pages a "Cited in" list may show before "and N more pages"
 MAX_BACKLINKS = 10_000
 

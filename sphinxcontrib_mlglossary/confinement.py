@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: the largest glossary file read unless ``mlglossary_max_file_mb`` says otherwise (the
 #: bundled glossaries are about 0.4 MB; the Transformers glossary about 0.05 MB)
 DEFAULT_MAX_MB = 20
+#: the largest limit accepted (reading takes about 42 MiB of memory per MB of Markdown)
+MAX_FILE_MB = 1000
 _MB = 1024 * 1024
 DEFAULT_MAX_BYTES = DEFAULT_MAX_MB * _MB
 _READ_CHUNK = 1 << 20

@@ -277,3 +277,21 @@ def test_a_source_file_also_built_as_a_page_is_a_warning(excluded, project, make
     assert len(warnings) == 1
     assert "theirs.md" in warnings[0] and "'words/hf'" in warnings[0] and "[mlglossary.data]" in warnings[0]
     assert "add words/hf.md to exclude_patterns" in warnings[0]
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1", "1e9", "many"])
+def test_the_command_line_size_limit_is_validated_without_traceback(value, tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "g.md"
+    path.write_text("# Glossary\n\n## A\n\n### term\n\nA definition.\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinxcontrib_mlglossary", "check", str(path), "--max-mb", value],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "is not a number of megabytes above 0 and at most 1000" in done.stderr
