@@ -206,6 +206,14 @@ def test_a_name_forging_an_inventory_entry_is_refused(field, project, make_app):
     assert not any("evil" in name or "torch" in name for names in items.values() for name in names)
 
 
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000"])
+def test_other_spaces_forge_no_inventory_entry_either(space, tmp_path):
+    """Inventory readers split on any Unicode space; names keep single ASCII spaces, then are checked."""
+    forging = space.join(["torch.Tensor", "py:class", "1", "//evil.example/phish"])
+    with pytest.raises(GlossaryDataError, match=r"as the py:class entry 'torch\.Tensor'"):
+        parse_glossary(glossary_toml([entry("forger", forging)]), tmp_path / "g.toml")
+
+
 def test_a_markdown_heading_forging_an_inventory_entry_is_refused(tmp_path):
     path = as_markdown(tmp_path, ["honest", FORGING])
     with pytest.raises(GlossaryDataError, match=r"as the py:class entry 'torch\.Tensor'"):
