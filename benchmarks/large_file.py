@@ -4,6 +4,8 @@
 glossary in the Transformers dialect (one ``###`` entry per 2 KB, prose with code,
 links and emphasis) and reads it with ``read_source`` under the default size limit
 (``--max-mb`` to change it). A refused file reports the refusal and its time.
+``--hostile`` writes instead one entry whose paragraph is nothing but ``e.g.``
+abbreviations, the shape that made the sentence scan quadratic.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ def write_markdown(path: Path, megabytes: float) -> int:
     return count
 
 
+def write_hostile_markdown(path: Path, megabytes: float) -> int:
+    """One entry whose single paragraph is ``megabytes`` of sentence ends that are not ones."""
+    count = int(megabytes * 1024 * 1024) // len("e.g. ")
+    path.write_text("# Glossary\n\n## A\n\n### term\n\n" + "e.g. " * count + "\n", encoding="utf-8")
+    return 1
+
+
 def _child(path: str, max_mb: float) -> None:
     from sphinxcontrib_mlglossary.importing import read_source
     from sphinxcontrib_mlglossary.loader import GlossaryDataError
@@ -60,6 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sizes", nargs="+", type=float, help="file sizes in MB")
     parser.add_argument("--max-mb", type=float, default=None, help="size limit (default: the extension's)")
+    parser.add_argument("--hostile", action="store_true", help="one paragraph of 'e.g.' instead of prose entries")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from sphinxcontrib_mlglossary.confinement import DEFAULT_MAX_MB
@@ -73,7 +83,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
             path = Path(folder) / f"glossary-{size:g}.md"
-            entries = write_markdown(path, size)
+            entries = (write_hostile_markdown if args.hostile else write_markdown)(path, size)
             command = [
                 sys.executable,
                 "-m",

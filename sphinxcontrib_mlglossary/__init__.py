@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, nodes, page_direction, single_page, tooltips
+    from . import assets, config, legacy_anchors, nodes, page_direction, single_page, tooltips
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -36,6 +36,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # TermTargets decides, once all pages are read, with the project's own terms first
     app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
+    legacy_anchors.register(app)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)
     app.add_post_transform(CitedOnly)

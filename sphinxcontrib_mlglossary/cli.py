@@ -7,13 +7,14 @@ file at once, with a "did you mean" where a spelling is close), never a tracebac
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from . import __version__
-from .confinement import DEFAULT_MAX_MB
+from .confinement import DEFAULT_MAX_MB, MAX_FILE_MB
 from .importing import ImportResult, Notice, read_source, to_toml
 from .loader import (
     BUNDLED_LANGUAGES,
@@ -87,13 +88,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _megabytes(text: str) -> float:
+    """``--max-mb``: a finite number above 0 and at most 1,000 (``inf`` once ended in a traceback)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_FILE_MB):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of megabytes above 0 and at most {MAX_FILE_MB}")
+    return value
+
+
 def _source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", type=Path, help="glossary file (.toml, .md, .markdown or .txt)")
     parser.add_argument("--language", help="language of the file, e.g. es (default: read from the file)")
     parser.add_argument("--link-base", default="", metavar="URL", help="URL that relative links point into")
     parser.add_argument(
         "--max-mb",
-        type=float,
+        type=_megabytes,
         default=DEFAULT_MAX_MB,
         metavar="MB",
         help=f"largest file read, in megabytes (default: {DEFAULT_MAX_MB})",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .confinement import DEFAULT_MAX_MB
+from .confinement import DEFAULT_MAX_MB, MAX_FILE_MB
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
 
@@ -160,12 +161,33 @@ def _validate_file_limits(config: Config) -> None:
         )
         config.mlglossary_trusted_dirs = trusted
     limit = config.mlglossary_max_file_mb
-    if isinstance(limit, bool) or limit <= 0:
+    if not _number_in_range(limit, 0, MAX_FILE_MB, low_included=False):
         warn(
             MlGlossaryWarning.CONFIG,
-            f"mlglossary_max_file_mb = {limit!r} is not a positive number of megabytes; using {DEFAULT_MAX_MB}",
+            f"mlglossary_max_file_mb = {limit!r} is not a number of megabytes above 0 and at most "
+            f"{MAX_FILE_MB}; using {DEFAULT_MAX_MB}",
         )
         config.mlglossary_max_file_mb = DEFAULT_MAX_MB
+    shown = config.mlglossary_backlinks_max
+    if not _number_in_range(shown, 1, MAX_BACKLINKS, integer=True):
+        warn(
+            MlGlossaryWarning.CONFIG,
+            f"mlglossary_backlinks_max = {shown!r} is not a whole number from 1 to {MAX_BACKLINKS}; using 10",
+        )
+        config.mlglossary_backlinks_max = 10
+
+
+#: the most pages a "Cited in" list may show before "and N more pages"
+MAX_BACKLINKS = 10_000
+
+
+def _number_in_range(value: Any, low: float, high: float, *, low_included: bool = True, integer: bool = False) -> bool:
+    """A finite int or float (not a bool) within ``low``..``high``: ``inf`` and ``nan`` are no sizes."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or (integer and not isinstance(value, int)):
+        return False
+    if not math.isfinite(value):
+        return False
+    return (low <= value if low_included else low < value) and value <= high
 
 
 def _names_set_in(conf_py: Path) -> set[str]:
@@ -224,7 +246,9 @@ def settings_of(config: Config) -> Settings:
         tooltips=bool(config.mlglossary_tooltips),
         tooltip_trigger=config.mlglossary_tooltip_trigger,
         backlinks=bool(config.mlglossary_backlinks),
-        backlinks_max=max(1, int(config.mlglossary_backlinks_max)),
+        backlinks_max=config.mlglossary_backlinks_max
+        if _number_in_range(config.mlglossary_backlinks_max, 1, MAX_BACKLINKS, integer=True)
+        else 10,
         backlinks_from_glossary=bool(config.mlglossary_backlinks_from_glossary),
         backlinks_user_glossaries=bool(config.mlglossary_backlinks_user_glossaries),
         autolink=_mode(config.mlglossary_autolink, ("off", *AUTOLINK_MODES), "first"),
@@ -238,7 +262,7 @@ def settings_of(config: Config) -> Settings:
 
 
 def _max_bytes(megabytes: Any) -> int:
-    valid = isinstance(megabytes, int | float) and not isinstance(megabytes, bool) and megabytes > 0
+    valid = _number_in_range(megabytes, 0, MAX_FILE_MB, low_included=False)
     return round((megabytes if valid else DEFAULT_MAX_MB) * 1024 * 1024)
 
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: the largest glossary file read unless ``mlglossary_max_file_mb`` says otherwise (the
 #: bundled glossaries are about 0.4 MB; the Transformers glossary about 0.05 MB)
 DEFAULT_MAX_MB = 20
+#: the largest limit accepted (reading takes about 42 MiB of memory per MB of Markdown)
+MAX_FILE_MB = 1000
 _MB = 1024 * 1024
 DEFAULT_MAX_BYTES = DEFAULT_MAX_MB * _MB
 _READ_CHUNK = 1 << 20
@@ -159,13 +161,41 @@ def confine_references(
         download.replace_self(download.children or nodes.Text(download.astext()))
     for image in list(holder.findall(nodes.image)):
         uri = image.get("uri", "")
-        if "://" in uri or uri.startswith("data:") or (docname and _within(env, uri, docname, srcdir)):
+        if is_remote(uri):
+            if local_files:  # (a summary shows no image at all: markup.summary_text_only)
+                report(f"image {uri!r} is on another site; it is shown as a link (builders would download it)")
+                image.replace_self(_link_instead_of(image))
+            continue
+        if uri.startswith("data:") or (docname and _within(env, uri, docname, srcdir)):
             continue
         report(f"image {uri!r} is {where}; it was left out")
         parent = image.parent
         parent.remove(image)
         if isinstance(parent, nodes.reference) and not parent.children:
             parent.parent.remove(parent)
+
+
+def is_remote(uri: str) -> bool:
+    """Whether a builder would fetch an image URI: Sphinx's test, ``://`` anywhere in it.
+
+    Anything else (``//host/x.png`` included) is a path of the project to Sphinx, checked
+    as one below.
+    """
+    return "://" in uri
+
+
+def _link_instead_of(image: nodes.image) -> nodes.Node:
+    """A link to a remote image, holding its alt text: inline where the image was, else a paragraph."""
+    from docutils import nodes
+
+    uri = image["uri"]
+    text = nodes.Text(image.get("alt") or uri)
+    if isinstance(image.parent, nodes.reference):  # a linked image: its link stays, with the text
+        return text
+    link = nodes.reference("", "", text, refuri=uri)
+    if isinstance(image.parent, nodes.TextElement):
+        return link
+    return nodes.paragraph("", "", link)
 
 
 def _within(env: Any, target: str, docname: str, srcdir: str | os.PathLike[str]) -> bool:

@@ -21,6 +21,7 @@ from .domain import glossary_domain
 from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
+from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import GlossaryDataError, bundled_glossary
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
@@ -114,11 +115,24 @@ class MlGlossaryDirective(SphinxDirective):
             return BUNDLED, bundled_glossary(language)
         spec = resolve_option(self.env, session, self.options["source"], "merge" in self.options)
         self.env.note_dependency(spec.path)
+        self._warn_if_also_a_page(spec.path)
         try:
             return spec, load(session, spec, language, location=self.get_location())
         except GlossaryDataError as error:
             report_refused(error, f"mlglossary :source: {self.options['source']}", self.get_location())
             return None
+
+    def _warn_if_also_a_page(self, path: str) -> None:
+        """A glossary file among the pages is also built as one: as written, with no cleaning."""
+        docname = self.env.path2doc(path)
+        if docname is not None and docname in self.env.found_docs:
+            warn(
+                MlGlossaryWarning.DATA,
+                f"mlglossary :source: {self.options['source']} is also built as the page {docname!r}, as written "
+                "(raw HTML, directives and all, none of the checks glossary data gets); "
+                f"add {self.env.doc2path(docname, False)!s} to exclude_patterns in conf.py",
+                location=self.get_location(),
+            )
 
     def _select(self, glossary: Glossary) -> list[Entry]:
         """The entries the ``:terms:`` and ``:tags:`` options ask for (all when neither is set)."""
@@ -196,9 +210,8 @@ class MlGlossaryDirective(SphinxDirective):
         term = nodes.term("", entry.heading, ids=[entry.anchor])
         term.source, term.line = source, line
         document.ids[entry.anchor] = term
-        if entry.legacy_anchor and entry.legacy_anchor not in document.ids:
-            term["ids"].append(entry.legacy_anchor)
-            document.ids[entry.legacy_anchor] = term
+        if entry.legacy_anchor:
+            term[WANTED_LEGACY_ANCHOR] = entry.legacy_anchor  # given once the page is parsed (legacy_anchors)
         for name in (entry.name, *entry.abbreviations):
             index = addnodes.index(entries=[("single", name, entry.anchor, "main", None)])
             index.source, index.line = source, line

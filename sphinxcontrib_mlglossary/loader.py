@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Entry, Glossary, fold, slugify
-from .names import clean_name, look_alike_message, look_alikes, removal_message
+from .names import clean_name, inventory_problem, look_alike_message, look_alikes, removal_message
 
 FORMAT_VERSION = 1
 #: languages shipped with the package; English is the reference every other file follows
@@ -161,6 +161,10 @@ def parse_glossary(
             f"not valid TOML: {exc}",
             line=int(found.group(1)) if found else 0,
             hint="check quotes and brackets around that line",
+        ) from None
+    except RecursionError:  # nested brackets: tomllib recurses once per level
+        raise GlossaryDataError(
+            path, "brackets or tables are nested too deeply to read", hint="flatten the nesting"
         ) from None
     lines = _header_lines(text)
     return _build(data, path, lines, reference, [] if warnings is None else warnings, tags)
@@ -340,6 +344,9 @@ def _autolink(
     return chosen
 
 
+_INVENTORY_HINT = "a name may not hold a 'domain:role' word followed by a number; reword it"
+
+
 def _name(
     text: str, path: Path, line: int, label: str, field: str, warnings: list[tuple[int, str]], problems: _Problems
 ) -> str:
@@ -347,6 +354,10 @@ def _name(
     cleaned = clean_name(text)
     if not cleaned.text:
         problems.add("holds only invisible characters", line=line, entry=label, field=field)
+        return ""
+    problem = inventory_problem(cleaned.text)
+    if problem:
+        problems.add(f"{cleaned.text!r}: {problem}", line=line, entry=label, field=field, hint=_INVENTORY_HINT)
         return ""
     if cleaned.removed:
         where = f"{path}:{line}: entry {label!r}: field {field!r}"

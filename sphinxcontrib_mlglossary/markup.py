@@ -21,6 +21,8 @@ from docutils import nodes
 
 from .confinement import confine_references
 from .diagnostics import MlGlossaryWarning, warn
+from .math_guard import math_problem
+from .option_bounds import option_problem
 
 #: directives an entry may use: content only, nothing that reads files, runs code or emits raw output
 SAFE_DIRECTIVES = frozenset(
@@ -85,7 +87,32 @@ class EntryRenderer:
                 extra = kwargs.get("additional_options")
                 if isinstance(extra, dict):
                     kwargs["additional_options"] = {k: v for k, v in extra.items() if k not in _NAMING_OPTIONS}
+                problem = self._option_problem(name, *args, **kwargs)
+                if problem:
+                    owner.report(f"directive {name!r} was left out: {problem}")
+                    return []
                 return super().run_directive(name, *args, **kwargs)  # type: ignore[no-any-return]
+
+            def _option_problem(self, name: str, *args: Any, **kwargs: Any) -> str:
+                """An option out of bounds, read as the directive will read it ("" when none is)."""
+                from docutils.parsers.rst import directives
+                from docutils.parsers.rst.states import MarkupError
+                from myst_parser.parsers.directives import parse_directive_text
+
+                directive_class, _messages = directives.directive(name, self.language_module_rst, self.document)
+                if directive_class is None or len(args) < 2:
+                    return ""
+                try:
+                    parsed = parse_directive_text(
+                        directive_class, args[0], args[1], additional_options=kwargs.get("additional_options")
+                    )
+                except MarkupError:
+                    return ""  # the directive reports its own syntax errors
+                for option, value in parsed.options.items():
+                    problem = option_problem(option, value)
+                    if problem:
+                        return f"option :{option}: {problem}"
+                return ""
 
             def render_restructuredtext(self, token: Any) -> None:
                 # reST inside an entry would run reST directives past the list above
@@ -173,6 +200,12 @@ def _snippet(text: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
+def _formula(latex: str) -> str:
+    """A formula as written, in backticks (``repr`` would double every backslash)."""
+    flat = " ".join(latex.split()).replace("`", "'")
+    return f"`{flat if len(flat) <= 60 else flat[:57] + '...'}`"
+
+
 def make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
     """Drop raw output and script-capable URLs from rendered entry text (their text stays)."""
     for raw in list(holder.findall(nodes.raw)):
@@ -190,6 +223,42 @@ def make_safe(holder: nodes.Element, report: Callable[[str], None]) -> None:
         if is_unsafe_url(uri):
             report(f"image {_snippet(uri)} is not allowed; it was left out")
             image.parent.remove(image)
+
+
+def restrict_math(holder: nodes.Element, report: Callable[[str], None]) -> None:
+    """Math outside the plain formulas of :mod:`.math_guard` becomes code; ``:nowrap:`` is refused.
+
+    The formula is kept as the text it is, so a reader still sees what the entry says.
+    """
+    for formula in list(holder.findall(nodes.math)):
+        problem = math_problem(formula.astext())
+        if problem:
+            report(f"math {_formula(formula.astext())} is shown as text: {problem}")
+            formula.replace_self(nodes.literal(formula.astext(), formula.astext()))
+    for block in list(holder.findall(nodes.math_block)):
+        if block.get("nowrap"):
+            # without its wrapping environment the text goes to LaTeX as it stands
+            report("option :nowrap: of directive 'math' was left out (the formula is wrapped as usual)")
+            block["nowrap"] = False
+        problem = math_problem(block.astext())
+        if problem:
+            report(f"math {_formula(block.astext())} is shown as text: {problem}")
+            code = nodes.literal_block(block.astext(), block.astext())
+            code["language"] = "text"
+            block.replace_self(code)
+
+
+#: the prefix of the class names the extension's own styles and script use
+OWN_CLASS_PREFIX = "mlglossary"
+
+
+def drop_own_classes(holder: nodes.Element, report: Callable[[str], None]) -> None:
+    """Take the extension's class names off entry text: they would style it as a card or a control."""
+    for element in holder.findall(nodes.Element):
+        classes: list[str] = element["classes"]
+        for name in [name for name in classes if name.lower().startswith(OWN_CLASS_PREFIX)]:
+            report(f"class {name!r} was left out (the extension's classes are its own)")
+            classes.remove(name)
 
 
 #: nodes whose names only pair them with their references in the same text
@@ -237,8 +306,9 @@ def render_blocks(
 
     ``location`` (a node, ``"path:line"`` or ``(docname, line)``) is where warnings
     about unsafe markup point; by default, the page being built. ``entry`` (an id) is
-    named in them. ``local_files=False`` leaves out every local file the text names
-    (text shown away from the page it is rendered for).
+    named in them. ``local_files=False`` is for a summary, shown away from the page it
+    is rendered for: it leaves out every local file the text names, every image and
+    every link of its own (:func:`summary_text_only`).
     """
     holder = nodes.Element()
     settings = document.settings
@@ -251,12 +321,42 @@ def render_blocks(
     try:
         renderer.render(text, document, holder)
         make_safe(holder, renderer.report)
+        restrict_math(holder, renderer.report)
+        drop_own_classes(holder, renderer.report)
         drop_names(holder, document, renderer.report)
         confine_references(holder, getattr(settings, "env", None), renderer.report, local_files=local_files)
+        if not local_files:  # a summary: cards show it on every citing page
+            summary_text_only(holder, renderer.report)
     finally:
         renderer.location, renderer.entry = outer
         settings.raw_enabled, settings.file_insertion_enabled = saved
     return list(holder.children)
+
+
+def summary_text_only(holder: nodes.Element, report: Callable[[str], None]) -> None:
+    """No image and no link of its own in a summary: cards show it on every citing page.
+
+    An image would load before any hover, from wherever the data says; a link would sit in
+    the card before the card's own "Read more". Links keep their text; term references
+    (resolved by Sphinx to this site's pages) stay.
+    """
+    from sphinx import addnodes
+
+    for image in list(holder.findall(nodes.image)):
+        report(f"image {_snippet(image.get('uri', ''))} was left out of the summary (cards show no images)")
+        parent = image.parent
+        parent.remove(image)
+        if isinstance(parent, nodes.reference) and not parent.children:
+            parent.replace_self(nodes.Text(parent.get("name", "") or ""))
+    for link in list(holder.findall(nodes.reference)):
+        if link.get("refuri") or link.get("refid"):
+            report(
+                f"link to {_snippet(link.get('refuri') or link.get('refid'))} was left out of the summary; its text is kept"
+            )
+            link.replace_self(link.children or nodes.Text(link.astext()))
+    for download in list(holder.findall(addnodes.download_reference)):
+        report(f"link to {_snippet(download.get('reftarget', ''))} was left out of the summary; its text is kept")
+        download.replace_self(download.children or nodes.Text(download.astext()))
 
 
 def render_inline(

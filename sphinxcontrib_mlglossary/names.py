@@ -17,6 +17,7 @@ an Arabic name with a Latin abbreviation), have nothing to map and never match a
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -101,28 +102,45 @@ def heading_parts(written: str) -> tuple[str, str] | None:
 
 # -- look-alikes ---------------------------------------------------------------------------
 
-#: Cyrillic and Greek letters drawn like a Latin letter, as in TR39's confusables (a
-#: small, deliberate subset: letters that are indistinguishable in common fonts)
-_LOOK_ALIKE = str.maketrans(
-    {
-        # Cyrillic capitals, then small letters
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-        "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
-        "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y",
-        # Greek capitals, then small letters
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        "ο": "o", "ν": "v", "ρ": "p", "ι": "i", "ϲ": "c", "ϳ": "j", "α": "a", "γ": "y",
-    }
-)  # fmt: skip
+
+@functools.cache
+def _latin_look_alikes() -> dict[int, str]:
+    """Letters of other scripts drawn like a Latin letter, from Unicode's confusables data.
+
+    The data (TR39's ``confusables.txt``) comes with the ``confusable-homoglyphs``
+    package; only letters and digits that look like an ASCII letter are kept, each mapped
+    to that letter (of the same case when the data offers one). Loaded once, on the
+    first name that isn't plain ASCII.
+    """
+    from confusable_homoglyphs.confusables import confusables_data
+
+    table: dict[int, str] = {}
+    for char, homoglyphs in confusables_data.items():
+        if len(char) != 1 or char.isascii() or unicodedata.category(char)[0] not in "LN":
+            continue
+        latin = [
+            glyph["c"] for glyph in homoglyphs if len(glyph["c"]) == 1 and glyph["c"].isascii() and glyph["c"].isalpha()
+        ]
+        if latin:
+            same_case = [letter for letter in latin if letter.isupper() == char.isupper()]
+            table[ord(char)] = (same_case or latin)[0]
+    return table
+
+
+def _to_latin(text: str) -> str:
+    return text if text.isascii() else text.translate(_latin_look_alikes())
 
 
 def skeleton(name: str) -> str:
-    """A key two names share when they look alike: look-alike letters mapped to Latin, then case-folded."""
-    decomposed = unicodedata.normalize("NFD", name)
-    mapped = decomposed.translate(_LOOK_ALIKE).casefold().translate(_LOOK_ALIKE)
-    return " ".join(unicodedata.normalize("NFC", mapped).split())
+    """A key two names share when they look alike, after Unicode TR39.
+
+    Compatibility forms are folded first (NFKC: fullwidth and mathematical letters,
+    ligatures), then letters drawn like Latin ones (Cyrillic "а", Greek "ο", dotless "ı")
+    are mapped to those, and the result is case-folded.
+    """
+    folded = unicodedata.normalize("NFKC", name)
+    mapped = _to_latin(unicodedata.normalize("NFD", folded)).casefold()
+    return " ".join(unicodedata.normalize("NFC", _to_latin(mapped)).split())
 
 
 class LookAlike(NamedTuple):
@@ -148,10 +166,36 @@ def look_alikes(named: Iterable[tuple[str, str]]) -> list[LookAlike]:
 
 def look_alike_message(pair: LookAlike, other_line: int = 0) -> str:
     """What a warning says about two names that look alike (the letters that differ named)."""
-    letters = sorted({char for char in pair.name + pair.other_name if char.translate(_LOOK_ALIKE) != char})
+    letters = sorted({char for char in pair.name + pair.other_name if skeleton(char) != char.casefold()})
     spelt = f" ({', '.join(map(describe, letters))})" if letters else ""
     where = f" (line {other_line})" if other_line else ""
     return (
         f"the name {pair.name!r} looks like {pair.other_name!r} of entry {pair.other_owner!r}{where} "
         f"but is spelt with other letters{spelt}; readers can't tell them apart, so rename one of them"
     )
+
+
+#: a line of Sphinx's ``objects.inv``: name, ``domain:role``, priority, URI, display name
+#: (names may hold spaces, so readers take the shortest name the rest of the line fits)
+_INVENTORY_LINE = re.compile(r"(.+?)\s+(\S+)\s+(-?\d+)\s+?(\S*)\s+(.*)")
+
+
+def inventory_problem(name: str) -> str:
+    """Why ``name`` would be read from ``objects.inv`` as another entry ("" when it would not).
+
+    Terms are listed there by name, case kept and lower-cased, and readers take the
+    shortest name the rest of the line fits. A name running like "``torch.Tensor
+    py:class 1 //evil.example/x``" reads back as ``torch.Tensor``, a Python class with an
+    address of its own that other projects' intersphinx would follow. A name that reads
+    back with a type lacking a domain ("cuantización a 4 bits": type "a") is skipped by
+    readers, as Sphinx does with any malformed line, so it is kept: it can't be cited
+    through intersphinx, and misleads no one.
+    """
+    for form in dict.fromkeys((name, name.lower())):
+        found = _INVENTORY_LINE.match(f"{form} std:term -1 glossary.html#term-x -")
+        if found is not None and found.group(1) != form and ":" in found.group(2):
+            return (
+                f"other projects would read it from objects.inv as the {found.group(2)} entry "
+                f"{found.group(1)!r} pointing at {found.group(4)!r}"
+            )
+    return ""

@@ -221,8 +221,14 @@ def test_a_two_hundred_megabyte_file_is_refused_at_once(tmp_path):
     ("conf", "expected"),
     [
         ("mlglossary_trusted_dirs = ['..', 3]", "should hold folder paths only"),
-        ("mlglossary_max_file_mb = 0", "is not a positive number of megabytes; using 20"),
+        ("mlglossary_max_file_mb = 0", "is not a number of megabytes above 0 and at most 1000; using 20"),
+        ("mlglossary_max_file_mb = -3.5", "is not a number of megabytes above 0 and at most 1000; using 20"),
+        ("mlglossary_max_file_mb = float('inf')", "= inf is not a number of megabytes above 0"),
+        ("mlglossary_max_file_mb = float('nan')", "= nan is not a number of megabytes above 0"),
+        ("mlglossary_max_file_mb = 1e12", "is not a number of megabytes above 0 and at most 1000"),
         ("mlglossary_max_file_mb = '5'", "is not a int or float; using 20"),
+        ("mlglossary_backlinks_max = 0", "is not a whole number from 1 to 10000; using 10"),
+        ("mlglossary_backlinks_max = 10**12", "is not a whole number from 1 to 10000; using 10"),
     ],
 )
 def test_file_options_are_validated(conf, expected, project, make_app):
@@ -230,8 +236,10 @@ def test_file_options_are_validated(conf, expected, project, make_app):
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
         conf_py.write(conf + "\n")
     app = make_app("html", srcdir=srcdir, freshenv=True)
-    assert expected in app.warning.getvalue()
-    assert "[mlglossary.config]" in app.warning.getvalue()
+    app.build()  # inf once crashed the build; nan was replaced without a word
+    warnings = app.warning.getvalue()
+    assert expected in warnings
+    assert "[mlglossary.config]" in warnings and "Traceback" not in warnings
 
 
 @pytest.mark.parametrize("builder", ["html", "singlehtml"])
@@ -251,3 +259,39 @@ def test_a_summary_naming_local_files_shows_none_of_them(builder, outside_files,
     }
     data = (Path(app.outdir) / "glossary.json").read_text(encoding="utf-8")
     assert "inside.png" not in data and "a file" in data
+
+
+@pytest.mark.parametrize("excluded", [False, True])
+def test_a_source_file_also_built_as_a_page_is_a_warning(excluded, project, make_app):
+    markdown = "# Their glossary\n\n## A\n\n### attention sink\n\nA token <b>bold</b> that draws attention.\n"
+    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: words/hf.md\n```\n", "words/hf.md": markdown})
+    if excluded:
+        with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
+            conf_py.write("exclude_patterns += ['words/hf.md']\n")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if "is also built as the page" in line]
+    if excluded:
+        assert warnings == []
+        return
+    assert len(warnings) == 1
+    assert "theirs.md" in warnings[0] and "'words/hf'" in warnings[0] and "[mlglossary.data]" in warnings[0]
+    assert "add words/hf.md to exclude_patterns" in warnings[0]
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1", "1e9", "many"])
+def test_the_command_line_size_limit_is_validated_without_traceback(value, tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "g.md"
+    path.write_text("# Glossary\n\n## A\n\n### term\n\nA definition.\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinxcontrib_mlglossary", "check", str(path), "--max-mb", value],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "is not a number of megabytes above 0 and at most 1000" in done.stderr

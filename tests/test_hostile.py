@@ -422,3 +422,82 @@ def test_every_backlink_lands_on_a_citation_of_this_output(contexts, make_app, b
         page, _sep, anchor = link["href"].partition("#")
         target = soup_of(app, page or glossary_page).find(id=anchor)
         assert target is not None, link["href"]
+
+
+# -- data files that break parsers ----------------------------------------------------------------
+
+#: 2 KB files whose nesting made the TOML parser recurse past Python's limit
+TOO_DEEP = {
+    "arrays.toml": 'format = 1\nlanguage = "en"\nx = ' + "[" * 2000 + "\n",
+    "tables.toml": 'format = 1\nlanguage = "en"\nx = ' + "{a=" * 700 + "\n",
+    "in-an-entry.toml": glossary_toml([entry("deep", "deep")]) + "aliases = " + "[" * 2000 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOO_DEEP))
+def test_a_deeply_nested_file_is_a_data_warning_in_a_build(name, project, make_app):
+    srcdir = project({"theirs.md": f"# Theirs\n\n```{{mlglossary}}\n:source: {name}\n```\n"})
+    (srcdir / name).write_text(TOO_DEEP[name], encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in no_crash(app).splitlines() if "[mlglossary.data]" in line]
+    assert len(warnings) == 1, app.warning.getvalue()
+    assert "theirs.md" in warnings[0] and name in warnings[0] and "nested too deeply" in warnings[0]
+
+
+@pytest.mark.parametrize("name", sorted(TOO_DEEP))
+def test_a_deeply_nested_file_is_an_error_of_check_without_traceback(name, tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    path.write_text(TOO_DEEP[name], encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinxcontrib_mlglossary", "check", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"error: {path}: ") and "nested too deeply" in done.stderr
+
+
+def test_any_exception_of_a_parser_becomes_our_error(tmp_path, monkeypatch):
+    """A parser's own bug (whatever it raises) names the file instead of ending the build."""
+    from sphinxcontrib_mlglossary.importing import reader
+
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(reader, "read_transformers_markdown", broken)
+    path = tmp_path / "g.md"
+    path.write_text("# Glossary\n\n## A\n\n### Term\n\nText.\n", encoding="utf-8")
+    with pytest.raises(GlossaryDataError) as caught:
+        reader.read_source(path)
+    assert str(caught.value).startswith(f"{path}: the file could not be read (IndexError: list index out of range)")
+
+
+# -- ids the page already uses ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("section_first", [False, True])
+def test_an_entry_never_takes_an_id_its_page_uses(section_first, use_glossary, project, make_app):
+    """An entry named "license" keeps ``#term-license``; ``#license`` stays the page's own section's."""
+    use_glossary(glossary_toml([entry("license", "license"), entry("model-card", "model card")]))
+    directive = "```{mlglossary}\n```\n"
+    section = "## License\n\nThe page's own license text.\n"
+    parts = [section, directive] if section_first else [directive, section]
+    srcdir = project({"glossary.md": "# Glossary\n\n" + "\n".join(parts)})
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    no_crash(app)
+    page = soup_of(app, "glossary.html")
+    ids = [element["id"] for element in page.find_all(id=True)]
+    assert len(ids) == len(set(ids))
+    assert page.find(id="license").name == "section" and "own license text" in page.find(id="license").get_text()
+    assert page.find(id="term-license").name == "dt"
+    # an entry whose old anchor is free still answers to it (HTML writes a second id as a span)
+    old_anchor = page.find(id="model-card")
+    assert page.find(id="term-model-card") in (old_anchor, old_anchor.find_parent("dt"))

@@ -284,6 +284,62 @@ def test_first_sentence(text, sentence):
     assert first_sentence(text) == sentence
 
 
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("A *bold. c* done. E.", "A *bold. c* done."),
+        ("See [the. link](x) here. More.", "See [the. link](x) here."),
+        ("Escaped \\*star. Next.", "Escaped \\*star."),
+        ("Not e.g. approx. Dr. i.e. but here. Yes.", "Not e.g. approx. Dr. i.e. but here."),
+        ("An a. b. c. then end. Yes.", "An a. b. c. then end."),
+    ],
+)
+def test_first_sentence_keeps_emphasis_links_and_abbreviations_whole(text, sentence):
+    assert first_sentence(text) == sentence
+
+
+#: one megabyte of what used to make the import quadratic: sentence ends that are not ones
+#: (each rescanned the whole paragraph) and a translated heading ending in a long run of
+#: Latin words (a regular expression tried every starting point of it)
+HOSTILE_MEGABYTE = {
+    "abbreviations": ("en", "# Glossary\n\n## A\n\n### term\n\n" + "e.g. " * 200_000 + "\n"),
+    "latin tail": ("ar", "# المسرد\n\n## ا\n\n### " + "a " * 500_000 + "ب\n\nنص.\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_MEGABYTE))
+def test_a_hostile_megabyte_imports_within_seconds(case, tmp_path):
+    import time
+
+    language, text = HOSTILE_MEGABYTE[case]
+    path = tmp_path / "hostile.md"
+    path.write_text(text, encoding="utf-8")
+    assert path.stat().st_size >= 1_000_000
+    started = time.perf_counter()
+    result = read_source(path, language=language)
+    elapsed = time.perf_counter() - started
+    assert len(result.glossary) == 1
+    # about 1.5 s on a quiet machine; the quadratic scan took hours (8.5 s at 20 KB already)
+    assert elapsed < 20, f"{case}: {elapsed:.1f} s for 1 MB"
+
+
+@pytest.mark.parametrize("unit", ["e.g. ", "*a b. ", "[a. "])
+def test_sentence_scan_is_linear(unit):
+    import time
+
+    timings = []
+    for count in (20_000, 80_000):
+        text = unit * count
+        runs = []
+        for _ in range(3):  # the fastest of three: a busy machine slows single runs
+            started = time.perf_counter()
+            first_sentence(text)
+            runs.append(time.perf_counter() - started)
+        timings.append(min(runs))
+    # four times the text: about four times the time (a quadratic scan takes sixteen)
+    assert timings[1] < 8 * timings[0] + 0.05, timings
+
+
 # read_source and to_toml -------------------------------------------------------------------
 
 

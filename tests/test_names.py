@@ -111,6 +111,10 @@ GREEK_OMICRON = "\u03bf"
         ("attention mask", f"{CYRILLIC_A}ttention mask", "U+0430 (CYRILLIC SMALL LETTER A)"),
         ("token", f"t{GREEK_OMICRON}ken", "U+03BF (GREEK SMALL LETTER OMICRON)"),
         ("BERT", "\u0412\u0415RT", "U+0412 (CYRILLIC CAPITAL LETTER VE)"),
+        ("attention", "attent\u0131on", "U+0131 (LATIN SMALL LETTER DOTLESS I)"),
+        ("BERT", "\uff22\uff25\uff32\uff34", "U+FF22 (FULLWIDTH LATIN CAPITAL LETTER B)"),
+        ("token", "\U0001d42d\U0001d428\U0001d424\U0001d41e\U0001d427", "U+1D42D (MATHEMATICAL BOLD SMALL T)"),
+        ("logits", "\u217cogits", "U+217C (SMALL ROMAN NUMERAL FIFTY)"),
     ],
 )
 def test_a_look_alike_name_is_a_warning_naming_both(tmp_path, real, fake, letter):
@@ -118,7 +122,8 @@ def test_a_look_alike_name_is_a_warning_naming_both(tmp_path, real, fake, letter
     toml = read_source(as_toml(tmp_path, entries))
     markdown = read_source(as_markdown(tmp_path, [real, fake]), language="en")
     for result in (toml, markdown):
-        (warning,) = warnings_of(result)
+        # (Markdown ids are slugs of compatibility-folded headings: a fullwidth copy also repeats an id)
+        (warning,) = [warning for warning in warnings_of(result) if "looks like" in warning]
         assert f"the name {fake!r} looks like {real!r}" in warning and letter in warning
         assert "rename one of them" in warning
 
@@ -167,3 +172,67 @@ def test_a_merged_file_imitating_a_bundled_name_is_a_build_warning(project, make
     assert "theirs.toml:4: entry 'ttention-mask'" in warnings[0]
     assert "of the bundled glossary's entry 'attention-mask'" in warnings[0] and "[mlglossary.data]" in warnings[0]
     assert read_html(Path(app.outdir) / "theirs.html").find(id="term-ttention-mask") is not None
+
+
+# -- names and Sphinx's inventory ------------------------------------------------------------------
+
+FORGING = "torch.Tensor py:class 1 //evil.example/phish torch.Tensor"
+
+
+def inventory_items(path: Path) -> dict[str, set[str]]:
+    """Type -> names, as another project's intersphinx reads them from ``objects.inv``."""
+    from sphinx.util.inventory import InventoryFile
+
+    with path.open("rb") as stream:
+        inventory = InventoryFile.load(stream, "https://example.org", lambda base, uri: f"{base}/{uri}")
+    data = getattr(inventory, "data", inventory)  # Sphinx 8.2 and later wrap the dict
+    return {kind: set(items) for kind, items in data.items()}
+
+
+@pytest.mark.parametrize("field", ["name", "aliases", "abbreviations"])
+def test_a_name_forging_an_inventory_entry_is_refused(field, project, make_app):
+    fields = {"name": FORGING} if field == "name" else {field: [FORGING]}
+    data = glossary_toml([{**entry("forger", "forger"), **fields}, entry("honest", "honest")])
+    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: theirs.toml\n```\n"})
+    (srcdir / "theirs.toml").write_text(data, encoding="utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    app.build()
+    warnings = [line for line in app.warning.getvalue().splitlines() if "[mlglossary.data]" in line]
+    assert len(warnings) == 1, app.warning.getvalue()
+    assert "theirs.toml:4: entry 'forger'" in warnings[0] and f"field {field!r}" in warnings[0]
+    assert "as the py:class entry 'torch.Tensor'" in warnings[0]
+    items = inventory_items(Path(app.outdir) / "objects.inv")
+    assert set(items) <= {"std:doc", "std:label", "std:term"}, set(items)
+    assert not any("evil" in name or "torch" in name for names in items.values() for name in names)
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000"])
+def test_other_spaces_forge_no_inventory_entry_either(space, tmp_path):
+    """Inventory readers split on any Unicode space; names keep single ASCII spaces, then are checked."""
+    forging = space.join(["torch.Tensor", "py:class", "1", "//evil.example/phish"])
+    with pytest.raises(GlossaryDataError, match=r"as the py:class entry 'torch\.Tensor'"):
+        parse_glossary(glossary_toml([entry("forger", forging)]), tmp_path / "g.toml")
+
+
+def test_a_markdown_heading_forging_an_inventory_entry_is_refused(tmp_path):
+    path = as_markdown(tmp_path, ["honest", FORGING])
+    with pytest.raises(GlossaryDataError, match=r"as the py:class entry 'torch\.Tensor'"):
+        read_source(path, language="en")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["GPT-3", "Llama 2", "layer 12 attention", "top k 5 sampling", "cuantización a 4 bits", "input IDs"],
+)
+def test_names_with_numbers_that_forge_nothing_are_kept(name, tmp_path):
+    glossary = parse_glossary(glossary_toml([entry("numbered", name)]), tmp_path / "g.toml")
+    assert glossary.get("numbered").name == name
+
+
+@pytest.mark.parametrize("language", BUNDLED_LANGUAGES)
+def test_every_bundled_name_reads_back_from_the_inventory_as_itself_or_not_at_all(language, root_app):
+    """Built and read back: no bundled name becomes another entry in objects.inv."""
+    app = root_app("html", "basic-md", confoverrides={"language": language})
+    app.build()
+    items = inventory_items(Path(app.outdir) / "objects.inv")
+    assert set(items) <= {"std:doc", "std:label", "std:term"}, set(items)

@@ -140,9 +140,9 @@ def test_hostile_glossary_builds_inert_html(hostile_site):
     assert body.select_one('a[href="https://example.org/ok"]').get_text() == "good link"
     assert "ref link" in text and "rst link" not in text  # eval-rst is left out entirely
     assert body.select_one(".admonition.note a.reference") is not None
-    # the data: image is gone; the web image stays, without its script target
-    assert [img["src"] for img in body.find_all("img")] == ["https://example.org/logo.png"]
-    assert body.find("img").find_parent("a") is None
+    # the data: image is gone; the web image is a link (never fetched), without its script target
+    assert body.find_all("img") == []
+    assert body.select_one('a[href="https://example.org/logo.png"]').get_text() == "https://example.org/logo.png"
 
 
 def test_tooltip_cards_and_title_fallback_hold_plain_text(hostile_site):

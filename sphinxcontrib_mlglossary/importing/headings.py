@@ -12,7 +12,8 @@ import unicodedata
 from dataclasses import dataclass
 
 _TRAILING_PARENS = re.compile(r"^(?P<main>.*?)\s*\((?P<inner>[^()]*)\)\s*$")
-_LATIN_TAIL = re.compile(r"(?P<tail>[A-Za-z][A-Za-z0-9 _./'-]*)$")
+#: characters an English name at the end of a translated heading is made of
+_TAIL_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 _./'-")
 _INNER_SPLIT = re.compile(r"\s+[-–]\s+|\s*,\s*")
 
 
@@ -69,9 +70,23 @@ def parse_heading(text: str, *, translated: bool) -> Heading:
     if not translated:
         return Heading(text, main, abbreviations, main)
     if not english and not is_latin(main):
-        tail = _LATIN_TAIL.search(main)
-        if tail and tail.start() > 0 and any(char.isalpha() for char in tail.group("tail")):
-            english = tail.group("tail").strip()
-            main = main[: tail.start()].strip() or main
+        start = latin_tail_start(main)
+        if 0 < start < len(main):
+            english = main[start:].strip()
+            main = main[:start].strip() or main
     # a Latin-script heading without parenthesis stays without English name: the caller aligns it
     return Heading(text, main, abbreviations, english)
+
+
+def latin_tail_start(text: str) -> int:
+    """Where the Latin words ending ``text`` begin (at a letter); ``len(text)`` when there are none.
+
+    Scanned from the end: a regular expression searching for the tail tried every
+    starting point and read a long Latin heading once per character.
+    """
+    start = len(text)
+    while start > 0 and text[start - 1] in _TAIL_CHARACTERS:
+        start -= 1
+    while start < len(text) and not (text[start].isascii() and text[start].isalpha()):
+        start += 1
+    return start

@@ -31,6 +31,28 @@ def read_source(
     """
     path = Path(path)
     raw = read_data_file(path, max_bytes=max_bytes)
+    try:
+        return _parse(path, raw, language=language, link_base=link_base, reference=reference)
+    except GlossaryDataError:
+        raise
+    except Exception as exc:  # a data file must never end a build with a traceback
+        raise unreadable(path, exc) from None
+
+
+def unreadable(path: Path, exc: BaseException) -> GlossaryDataError:
+    """Our error for an exception a parser raised on a file (deep nesting, a parser's own bug)."""
+    if isinstance(exc, RecursionError):
+        return GlossaryDataError(
+            path,
+            "brackets, tables or blocks are nested too deeply to read",
+            hint="flatten the nesting; a glossary needs at most a few levels",
+        )
+    return GlossaryDataError(
+        path, f"the file could not be read ({type(exc).__name__}: {exc})", hint="check the file's syntax"
+    )
+
+
+def _parse(path: Path, raw: bytes, *, language: str | None, link_base: str, reference: Glossary | None) -> ImportResult:
     decoded = decode_source(raw, path)
     if _is_toml(path, decoded.text):
         found: list[tuple[int, str]] = []

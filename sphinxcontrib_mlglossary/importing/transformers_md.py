@@ -19,7 +19,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ..loader import GlossaryDataError
 from ..model import Entry, Glossary, fold, slugify
-from ..names import clean_name, look_alike_message, look_alikes, removal_message
+from ..names import clean_name, inventory_problem, look_alike_message, look_alikes, removal_message
 from .headings import Heading, is_latin, parse_heading
 from .myst_writer import MystWriter, TermTarget, WriterContext, markdown_parser, plain_text
 from .result import ImportResult, Notice
@@ -103,6 +103,14 @@ def read_transformers_markdown(
             abbreviations=tuple(a for a in map(_name, parsed.abbreviations) if a),
             english=_name(parsed.english),
         )
+        for name in (draft.heading.name, *draft.heading.abbreviations):
+            if problem := inventory_problem(name):
+                raise GlossaryDataError(
+                    path,
+                    f"heading {draft.heading.text!r}: {name!r}: {problem}",
+                    line=draft.line,
+                    hint="a name may not hold a 'domain:role' word followed by a number; reword it",
+                )
     repeats = _Repeats(path)
     _assign_ids(drafts, reference, path, notices, repeats)
 
@@ -338,8 +346,14 @@ def _summary(blocks: list[SyntaxTreeNode], writer: MystWriter) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """Text up to the first sentence end outside code and roles, or all of it."""
+    """Text up to the first sentence end outside code and roles, or all of it.
+
+    One pass, keeping count of emphasis marks and brackets as it goes: checking each
+    candidate end against the whole text before it made a paragraph of ``e.g.`` quadratic.
+    """
     inside_code = False
+    stars = 0
+    open_brackets = 0
     index = 0
     while index < len(text):
         char = text[index]
@@ -348,17 +362,26 @@ def first_sentence(text: str) -> str:
             continue
         if char == "`":
             inside_code = not inside_code
-        elif not inside_code and _SENTENCE_END.match(text, index):
-            candidate = text[: index + 1]
-            if not _NOT_SENTENCE_END.search(candidate) and _balanced(candidate):
-                return candidate.strip()
+        elif not inside_code:
+            if char == "*":
+                stars += 1
+            elif char == "[":
+                open_brackets += 1
+            elif char == "]":
+                open_brackets -= 1
+            if (
+                _SENTENCE_END.match(text, index)
+                and not _NOT_SENTENCE_END.search(text, max(0, index - _ABBREVIATION_WINDOW), index + 1)
+                and stars % 2 == 0
+                and open_brackets == 0
+            ):
+                return text[: index + 1].strip()
         index += 1
     return text.strip()
 
 
-def _balanced(text: str) -> bool:
-    unescaped = re.sub(r"\\.", "", re.sub(r"`[^`]*`", "", text))
-    return unescaped.count("*") % 2 == 0 and unescaped.count("[") == unescaped.count("]")
+#: characters before a full stop that decide whether it ends a sentence ("approx." and a word boundary)
+_ABBREVIATION_WINDOW = 8
 
 
 def _walk(nodes: list[SyntaxTreeNode]) -> list[SyntaxTreeNode]:
