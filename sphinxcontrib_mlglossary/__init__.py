@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, nodes, single_page, tooltips
+    from . import assets, card_asset, card_marks, config, nodes, single_page
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -37,13 +37,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(TermTargets)
     app.add_post_transform(CitedOnly)
     single_page.register(app)
-    tooltips.register(app)
+    card_marks.register(app)
     app.add_post_transform(Backlinks)
     app.connect("builder-inited", start_session)
     app.connect("env-updated", reading_done)
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
+    card_asset.register(app)
     assets.register(app)
     app.connect("warn-missing-reference", on_warn_missing_reference)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))

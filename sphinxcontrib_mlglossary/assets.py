@@ -1,4 +1,8 @@
-"""Static CSS/JS for HTML builders, linked only from pages that carry tooltip cards."""
+"""Static CSS/JS for HTML builders, linked only from pages whose term links have cards.
+
+The cards themselves are site data in a file of their own (:mod:`.card_asset`), which
+``mlglossary.js`` loads.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .domain import glossary_domain
-from .nodes import RENDERED, tooltip_cards
+from .nodes import MARKED, tooltip_slot
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -46,12 +50,13 @@ def link_assets(
 ) -> None:
     """Per-page: Sphinx reverts files added here after the page is written.
 
-    Pages with cards get both files; glossary pages (letter bar, "Cited in") and other
-    right-to-left pages get the stylesheet only (on the latter it keeps code blocks
-    left to right under our ``dir="rtl"``).
+    Pages with a term link naming a card get both files (the script loads the cards);
+    glossary pages (letter bar, "Cited in") and other right-to-left pages get the
+    stylesheet only (on the latter it keeps code blocks left to right under our
+    ``dir="rtl"``).
     """
     has_cards = doctree is not None and any(
-        isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
+        isinstance(node, tooltip_slot) and node.get(MARKED) for node in doctree.children
     )
     if has_cards or (
         doctree is not None and (direction(app.config.language) == "rtl" or _glossary_page(app, pagename))
