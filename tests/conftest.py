@@ -63,7 +63,9 @@ def read_html_with_cards(path: Path) -> BeautifulSoup:
     if root is None:
         root = os.path.relpath(asset.parent.parent, path.parent).replace(os.sep, "/") + "/"
     root = "" if root == "./" else root  # the site's root: links stay as written
-    block = soup.new_tag("div", attrs={"class": "mlglossary-cards", "hidden": "", "data-mlglossary-trigger": data["trigger"]})
+    block = soup.new_tag(
+        "div", attrs={"class": "mlglossary-cards", "hidden": "", "data-mlglossary-trigger": data["trigger"]}
+    )
     for link in soup.select("a.mlglossary-term"):
         key = card_key(link)
         if key is None or key not in data["cards"] or block.find(id=CARD_ID + key):

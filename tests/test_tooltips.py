@@ -68,7 +68,9 @@ def link_title(soup, href):
 def test_cards_for_the_projects_own_glossary_terms(root_app):
     app = build(root_app)
     soup = read_html_with_cards(app.outdir / "user.html")
-    card = soup.select_one('div.mlglossary-card[data-mlglossary-href$="#term-savepoint"]')  # written from the root: "user.html#..."
+    card = soup.select_one(
+        'div.mlglossary-card[data-mlglossary-href$="#term-savepoint"]'
+    )  # written from the root: "user.html#..."
     assert card is not None
     assert card.select_one(".mlglossary-card-summary em").get_text() == "during"
     assert "Reload it to resume." in card.get_text()
@@ -159,7 +161,11 @@ def test_pages_carry_no_card_and_cards_are_prepared_once(root_app):
     first, second = marked_index(), marked_index()
     assert site_cards(domain, app.builder) is prepared  # nothing prepared again per page
     for doctree in (first, second):
-        assert not [node for node in doctree.findall() if "mlglossary-card" in str(node.get("classes", "") if hasattr(node, "get") else "")]
+        assert not [
+            node
+            for node in doctree.findall()
+            if "mlglossary-card" in str(node.get("classes", "") if hasattr(node, "get") else "")
+        ]
     html = (app.outdir / "index.html").read_text(encoding="utf-8")
     assert "mlglossary-card" not in html.replace("mlglossary-card--", "")
     data = card_asset_data(app.outdir / "_static" / "mlglossary-cards.js")
