@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import read_html
+from .conftest import read_html, read_html_with_cards
 
 PAGES = 14
 TERMS = ["attention mask", "MLM", "token", "input IDs", "ZeRO"]
@@ -56,7 +56,7 @@ def assert_same_output(left: Path, right: Path) -> None:
     assert names == sorted(p.name for p in left.glob("*.html"))
     for name in names:
         assert (left / name).read_text(encoding="utf-8") == (right / name).read_text(encoding="utf-8"), name
-    for name in ("mlglossary.css", "mlglossary.js"):
+    for name in ("mlglossary.css", "mlglossary.js", "mlglossary-cards.js"):
         assert (left / "_static" / name).read_bytes() == (right / "_static" / name).read_bytes(), name
 
 
@@ -83,7 +83,7 @@ def test_parallel_build_matches_serial(tmp_path: Path):
     # every citing page is listed under the entries it cites
     assert len(backlinks(serial, "term-attention-mask")) > 3
     # and tooltips survived the parallel write
-    assert read_html(parallel / "page03.html").select("div.mlglossary-card")
+    assert read_html_with_cards(parallel / "page03.html").select("div.mlglossary-card")
     # a clean build links our assets with Sphinx's checksum, as it links its own
     head = read_html(serial / "page03.html").head
     assert head.select_one('link[href^="_static/mlglossary.css?v="]')
