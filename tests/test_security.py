@@ -404,11 +404,7 @@ def test_raw_html_of_a_project_definition_stays_on_its_own_page(builder, page, p
     app = make_app(builder, srcdir=srcdir, freshenv=True)
     app.build()
     outdir = Path(app.outdir)
-    cards = [
-        card
-        for page in outdir.rglob("*.html")
-        for card in read_html_with_cards(page).select(".mlglossary-card")
-    ]
+    cards = [card for page in outdir.rglob("*.html") for card in read_html_with_cards(page).select(".mlglossary-card")]
     widget_cards = [card for card in cards if card.select_one("strong").get_text() == "widget"]
     if builder != "singlehtml":  # (cards on singlehtml are another change's)
         assert widget_cards

@@ -1,7 +1,7 @@
-/* sphinxcontrib-mlglossary: a term's card (a non-modal dialog, nodes.py) on hover, focus or tap; shown, it
-follows its term in the DOM (Tab goes into it) as a popover. Cards: site data by key (card_asset.py). */
+/* sphinxcontrib-mlglossary: a term's card, a non-modal dialog (nodes.py), on hover, focus or tap. Shown, it follows
+its term in the DOM (Tab goes into it), as a popover. Cards are the site's, by key (card_asset.py). */
 (() => {
-const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8, ID = "mlglossary-card--", cardOf = new Map(), doc = document, src = doc.currentScript?.src;
+const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8, ID = "mlglossary-card--", cardOf = new Map(), doc = document, src = doc.currentScript.src;
 // the shown term and card; pinned: opened by a click
 let term, card, pinned, timer, frame, key, pointer, clickOnly, box, tried;
 const on = (el, type, fn) => el.addEventListener(type, fn, true);
@@ -58,7 +58,7 @@ const leave = () => later(() => {
 
 // the cards' file is a script: it loads from file:// too
 const load = (q) => doc.head.append(Object.assign(doc.createElement("script"), { src: new URL("mlglossary-cards.js", src) + q, onload: init }));
-// card links are written from the site's root (content root "./" at the root)
+// card links are written from the site's root
 const rebase = (el, at, h = el.getAttribute(at)) => h && !/^([#/]|[\w+.-]+:)/.test(h) &&
 	el.setAttribute(at, (doc.documentElement.dataset.content_root ?? new URL("../", src) + "").replace(/^\.\/$/, "") + h);
 
@@ -66,16 +66,15 @@ function init() {
 	const data = window.mlglossaryCards || {}, cards = data.cards || {};
 	let stale;
 	box ||= doc.body.appendChild(Object.assign(doc.createElement("div"), { className: "mlglossary-cards", hidden: true }));
-	clickOnly = (box.dataset.mlglossaryTrigger = data.trigger || "hover") == "click";
+	clickOnly = (box.dataset.mlglossaryTrigger = data.trigger) == "click";
 	for (const link of doc.querySelectorAll("a.mlglossary-term")) {
 		const k = link.className.match(/mlglossary-key-([\da-f]+)/)?.[1];
 		let c = doc.getElementById(ID + k);
-		if (!k || cardOf.has(link)) continue;
-		if (!c && !cards[k]) { stale = k; continue; }
+		if (!k || cardOf.has(link) || !c && !cards[k] && (stale = k)) continue;
 		if (!c) {
 			const t = doc.createElement("template");
 			t.innerHTML = cards[k];
-			box.append(c = t.content.firstElementChild);
+			box.append(c = t.content.firstChild);
 			c.id = ID + k;
 			rebase(c, "data-mlglossary-href");
 			for (const a of c.querySelectorAll("a")) rebase(a, "href");
@@ -102,8 +101,8 @@ function init() {
 			pinned = true;
 		});
 	}
-	// a cached copy older than the page: load it again, once, under a key it lacks (a new URL)
-	if (stale && src && !tried) load("?v=" + (tried = stale));
+	// a cached copy older than the page: once more, under a key it lacks
+	stale && !tried && load("?v=" + (tried = stale));
 }
 
 const follow = () => { frame ||= requestAnimationFrame(() => { frame = 0; term && place(); }); };
@@ -112,7 +111,7 @@ on(window, "keydown", (e) => { key = e.key; key == "Escape" && hide(1); });
 on(window, "click", (e) => term && !term.contains(e.target) && !card.contains(e.target) && hide());
 on(window, "scroll", follow); // once per frame, not per event
 on(window, "resize", follow);
-// cards the page defines, or the site's file: loaded once per visit, then cached
-const start = () => (window.mlglossaryCards || !src ? init() : load(new URL(src).search));
+// cards the page defines, or the site's file: once per visit, then cached
+const start = () => (window.mlglossaryCards ? init() : load(new URL(src).search));
 doc.readyState == "loading" ? doc.addEventListener("DOMContentLoaded", start) : start();
 })();
