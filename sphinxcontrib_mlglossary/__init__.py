@@ -50,7 +50,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     return {
         "version": __version__,
-        "env_version": 7,
+        "env_version": 8,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -63,6 +63,8 @@ class MlGlossaryDomain(Domain):
         "contributions": {},
         # glossary page -> fingerprint of its backlinks
         "digests": {},
+        # places of the terms that had a card at the last build (see .card_contents)
+        "carded": frozenset(),
     }
 
     #: this build's session; created on ``builder-inited`` (never pickled: Sphinx
