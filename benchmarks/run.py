@@ -27,11 +27,11 @@ def pages_written_since(out: Path, moment: float) -> int:
 
 
 def extension_bytes_per_page(out: Path) -> float:
-    """CSS + JS of the extension plus the per-page card block, averaged over pages."""
+    """CSS + JS of the extension, the site's card file (loaded once per visit) and any per-page card block, averaged."""
     pages = [p for p in out.glob("page*.html")]
     static = sum(
         (out / "_static" / name).stat().st_size
-        for name in ("mlglossary.js", "mlglossary.css")
+        for name in ("mlglossary.js", "mlglossary.css", "mlglossary-cards.js")
         if (out / "_static" / name).exists()
     )
     cards = 0

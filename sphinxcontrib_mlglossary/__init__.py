@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, config, legacy_anchors, nodes, page_direction, single_page, tooltips
+    from . import assets, card_asset, card_marks, config, legacy_anchors, nodes, page_direction, single_page
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -41,7 +41,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(LeftOut)
     app.add_post_transform(CitedOnly)
     single_page.register(app)
-    tooltips.register(app)
+    card_marks.register(app)
     app.add_post_transform(Backlinks)
     app.connect("builder-inited", start_session)
     # our names leave the standard domain before pages are read and come back, decided
@@ -51,6 +51,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
+    card_asset.register(app)
     assets.register(app)
     page_direction.register(app)
     app.connect("warn-missing-reference", on_warn_missing_reference)

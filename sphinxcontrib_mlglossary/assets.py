@@ -1,12 +1,17 @@
-"""Static CSS/JS for HTML builders, linked only from pages that carry tooltip cards."""
+"""Static CSS/JS for HTML builders, linked only from pages whose term links have cards.
+
+The cards themselves are site data in a file of their own (:mod:`.card_asset`), which
+``mlglossary.js`` loads.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .backlinks import may_hold
 from .domain import glossary_domain
-from .nodes import RENDERED, tooltip_cards
+from .nodes import MARKED, tooltip_slot
 from .text_direction import direction
 
 if TYPE_CHECKING:
@@ -16,6 +21,8 @@ if TYPE_CHECKING:
 STATIC_DIR = Path(__file__).parent / "static"
 JS_FILE = "mlglossary.js"
 CSS_FILE = "mlglossary.css"
+#: glossary pages only: the letter bar and "Cited in" lists (citing pages don't load it)
+GLOSSARY_CSS_FILE = "mlglossary-glossary.css"
 
 
 def copy_assets(app: Sphinx) -> None:
@@ -33,7 +40,7 @@ def copy_assets(app: Sphinx) -> None:
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    for name in (JS_FILE, CSS_FILE):
+    for name in (JS_FILE, CSS_FILE, GLOSSARY_CSS_FILE):
         content = (STATIC_DIR / name).read_bytes()
         target = static / name
         if not target.exists() or target.read_bytes() != content:
@@ -45,24 +52,28 @@ def link_assets(
 ) -> None:
     """Per-page: Sphinx reverts files added here after the page is written.
 
-    Pages with cards get both files; glossary pages (letter bar, "Cited in") and other
-    right-to-left pages get the stylesheet only (on the latter it keeps code blocks
-    left to right under the ``dir="rtl"`` of :mod:`.page_direction`).
+    Pages with a term link naming a card get both files (the script loads the cards);
+    glossary pages get the stylesheet and their own (letter bar, "Cited in"), other
+    right-to-left pages the stylesheet only (it keeps code blocks left to right under
+    the ``dir="rtl"`` of :mod:`.page_direction`).
     """
     has_cards = doctree is not None and any(
-        isinstance(node, tooltip_cards) and (node.get(RENDERED) or node.children) for node in doctree.children
+        isinstance(node, tooltip_slot) and node.get(MARKED) for node in doctree.children
     )
-    if has_cards or (
-        doctree is not None and (direction(app.config.language) == "rtl" or _glossary_page(app, pagename))
-    ):
+    glossary_page = doctree is not None and _glossary_page(app, pagename)
+    if has_cards or glossary_page or (doctree is not None and direction(app.config.language) == "rtl"):
         app.add_css_file(CSS_FILE)
+    if glossary_page:
+        app.add_css_file(GLOSSARY_CSS_FILE)
     if has_cards:
         app.add_js_file(JS_FILE, loading_method="defer")
 
 
 def _glossary_page(app: Sphinx, pagename: str) -> bool:
+    """A page showing glossary entries (singlehtml's one page, which holds every document, included)."""
     domain = glossary_domain(app.env)
-    return pagename in domain.definitions or pagename in domain.user_terms
+    pages = domain.glossary_pages(with_user_glossaries=True)
+    return bool(pages) and may_hold(pagename, app.builder, pages)
 
 
 def register(app: Sphinx) -> None:

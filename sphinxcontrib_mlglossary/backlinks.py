@@ -8,13 +8,12 @@ pages' backlinks changed, so Sphinx rewrites them without re-reading.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .citations import AUTO, IN_GLOSSARY, PageCitations
+from .citations import AUTO, IN_GLOSSARY, Cited, Index, PageCitations
 from .domain import MlGlossaryDomain, glossary_domain
 from .rendering import backlink_list
 
@@ -23,23 +22,9 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.tags import Tags
 
-#: (citing docname, positions of its citations there); positions index that page's
-#: :class:`PageCitations`. Tuples, not lists: an index lives through the write phase,
-#: and tuples of strings and ints drop out of the garbage collector's bookkeeping.
-CitingPage = tuple[str, tuple[int, ...]]
 
-
-@dataclass(slots=True)
-class Cited:
-    """The pages citing one entry, in reading order, and how many there are in all."""
-
-    #: the first pages (all of them unless the index was built to keep fewer)
-    pages: list[CitingPage] = field(default_factory=list)
-    total: int = 0
-
-
-#: (docname, anchor) of a glossary term -> the pages citing it
-Index = dict[tuple[str, str], Cited]
+class Indexes(dict[tuple[bool, int | None], Index]):
+    """(include glossary citations, pages kept per entry) -> backlink index, once per build."""
 
 
 def reading_order(env: BuildEnvironment) -> list[str]:
@@ -109,7 +94,7 @@ def build_index(domain: MlGlossaryDomain, include_glossary: bool, keep: int | No
 
 def cached_index(domain: MlGlossaryDomain, include_glossary: bool, keep: int | None) -> Index:
     """One index per build and kind (citations don't change while pages are written)."""
-    indexes = domain.session.resolved.backlink_indexes
+    indexes = domain.session.resolved.keep(Indexes, Indexes)
     if (include_glossary, keep) not in indexes:
         indexes[(include_glossary, keep)] = build_index(domain, include_glossary, keep)
     return indexes[(include_glossary, keep)]

@@ -14,6 +14,7 @@ node's attribute dict) was most of what the extension added to a build's peak me
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
@@ -195,3 +196,24 @@ def record_citations(doctree: nodes.document, docname: str) -> PageCitations | N
     return PageCitations(
         id_prefix(docname), tuple(targets), tuple(places), tuple(section_keys), tuple(flags), tuple(conditions)
     )
+
+
+# -- who cites an entry (what backlinks show) ---------------------------------------------
+
+#: (citing docname, positions of its citations there); positions index that page's
+#: :class:`PageCitations`. Tuples, not lists: an index lives through the write phase,
+#: and tuples of strings and ints drop out of the garbage collector's bookkeeping.
+CitingPage = tuple[str, tuple[int, ...]]
+
+
+@dataclass(slots=True)
+class Cited:
+    """The pages citing one entry, in reading order, and how many there are in all."""
+
+    #: the first pages (all of them unless the index was built to keep fewer)
+    pages: list[CitingPage] = field(default_factory=list)
+    total: int = 0
+
+
+#: (docname, anchor) of a glossary term -> the pages citing it
+Index = dict[tuple[str, str], Cited]

@@ -82,6 +82,8 @@ class MlGlossaryDomain(Domain):
         "digests": {},
         # page with ``mlglossary`` directives -> fingerprint of what they leave out
         "left_out": {},
+        # places of the terms that had a card at the last build (see .card_contents)
+        "carded": frozenset(),
     }
 
     #: this build's session; created on ``builder-inited`` (never pickled: Sphinx

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util.docutils import new_document
 
-from .backlinks import Cited, cached_index
+from .backlinks import cached_index
+from .citations import Cited
 from .domain import MlGlossaryDomain, glossary_domain
 from .model import fold
 from .rendering import one_line, our_summary, page_title, plain_inline, resolve_summary_links

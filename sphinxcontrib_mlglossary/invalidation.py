@@ -20,6 +20,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from .backlinks import Resolver, reading_order
+from .card_contents import card_subjects
+from .citations import IN_GLOSSARY
 from .domain import glossary_domain
 from .rendering import page_title
 from .sources import entry_for
@@ -158,8 +160,30 @@ def directive_pages_to_rewrite(domain: MlGlossaryDomain) -> list[str]:
     return sorted(page for page, value in fresh.items() if previous.get(page) != value)
 
 
+def pages_with_flipped_cards(domain: MlGlossaryDomain) -> list[str]:
+    """Pages whose glossary links ("See also") gained or lost their card: the term started or stopped being cited.
+
+    Only links inside a glossary can: any other citation gives its term a card.
+    """
+    carded = card_subjects(domain).carded
+    flipped = carded ^ domain.data["carded"]
+    domain.data["carded"] = carded
+    if not flipped:
+        return []
+    terms = domain.term_index()
+    return sorted(
+        docname
+        for docname, record in domain.citations.items()
+        if any(
+            flags & IN_GLOSSARY and terms.place(target) in flipped
+            for target, flags in zip(record.targets, record.flags, strict=True)
+        )
+    )
+
+
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-get-updated``: glossary pages with changed backlinks, citing pages with changed targets or cards."""
+    """``env-get-updated``: glossary pages with changed backlinks, citing pages with changed targets or cards,
+    pages whose glossary links gained or lost a card."""
     domain = glossary_domain(env)
     purged: set[str] = domain.data["purged"]
     domain.data["purged"] = set()
@@ -170,4 +194,5 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     pages = set(glossary_pages_to_rewrite(domain, purged, rules_changed))
     pages.update(citing_pages_to_rewrite(domain, purged, rules_changed, cards))
     pages.update(page for page in directive_pages_to_rewrite(domain) if page not in purged)
+    pages.update(pages_with_flipped_cards(domain))
     return sorted(pages)

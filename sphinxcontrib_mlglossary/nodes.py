@@ -50,45 +50,26 @@ def _as_container(fmt: str) -> tuple[Any, Any]:
     return (lambda self, node: self.visit_container(node), lambda self, node: self.depart_container(node))
 
 
-class tooltip_cards(nodes.comment):
-    """The per-page block holding one card per cited term.
-
-    Cards rendered once and shared between pages are in the ``RENDERED`` attribute (a
-    tuple of HTML strings); cards that must stay nodes are its children.
-
-    A ``comment`` to everything but our own visitors: Sphinx's search indexer skips
-    comments, so card text stays out of the citing pages' search entries on every
-    supported Sphinx (the ``no-search`` class it also carries works from Sphinx 8 on).
-    """
-
-
-#: attribute of :class:`tooltip_cards`: the HTML of its shared, pre-rendered cards
-RENDERED = "mlglossary_rendered"
-
-
 class tooltip_slot(nodes.Invisible, nodes.Element):
-    """First child of an HTML page that may cite terms: where its cards are made.
+    """First child of an HTML page that may cite terms: where its term links are marked.
 
     Its visitor runs in the process that writes the page (a worker under ``-j``), before
-    any link of the page is written: it marks the term links and fills the page's
-    :class:`tooltip_cards` block (see :mod:`.tooltips`).
+    any link of the page is written: it marks the term links that have a card in the
+    site's card asset (see :mod:`.card_marks`) and sets ``MARKED`` when it marked one.
     """
+
+
+#: attribute of :class:`tooltip_slot`: a term link of the page names a card (the page loads the script)
+MARKED = "mlglossary_marked"
 
 
 class tooltip_card(nodes.General, nodes.Element):
-    """One term's card: title, summary, "read more".
+    """One term's card: title, summary, "read more" (rendered once per build into the site's card asset).
 
-    Its id is :func:`card_id`: content can't take it.
+    It has no id: the script gives it ``mlglossary-card--`` and its key when it puts it
+    in a page. Ids from content (docutils' and Sphinx's ``make_id``, MyST's attributes)
+    never hold two hyphens in a row, so no label, topic or section of a page can take it.
     """
-
-
-def card_id(key: str) -> str:
-    """A card's id: ``mlglossary-card--`` and ``key`` (an id made from its href, or a number).
-
-    Ids from content (docutils' and Sphinx's ``make_id``, MyST's attributes) never hold
-    two hyphens in a row, so no label, topic or section of a page can take a card's id.
-    """
-    return "mlglossary-card--" + key
 
 
 class card_batch(nodes.Element):
@@ -219,16 +200,6 @@ def visit_letter_bar_html(self: HTML5Translator, node: letter_bar) -> None:
     raise nodes.SkipNode
 
 
-def visit_cards_html(self: HTML5Translator, node: tooltip_cards) -> None:
-    if not node.get(RENDERED) and not node.children:
-        raise nodes.SkipNode  # no link of the page has a card
-    # written by hand to keep our class first; "no-search" stays on the node for the indexer.
-    # The script finds the block by its data attribute: content can copy a class, not write that
-    trigger = self.attval(node["trigger"])
-    self.body.append(f'<div class="mlglossary-cards no-search" hidden="hidden" data-mlglossary-trigger="{trigger}">')
-    self.body.extend(node.get(RENDERED, ()))
-
-
 def visit_card_html(self: HTML5Translator, node: tooltip_card) -> None:
     """A card is a non-modal dialog named by its term (``role="dialog"``, no ``aria-modal``).
 
@@ -283,12 +254,10 @@ def register(app: Sphinx) -> None:
         html=(visit_block_html, depart_div_html),
         **{fmt: _as_container(fmt) for fmt in ("latex", "text", "man", "texinfo")},  # type: ignore[arg-type]
     )
-    html = (visit_cards_html, depart_div_html)
     others: dict[str, tuple[Any, None]] = {fmt: (skip, None) for fmt in ("latex", "text", "man", "texinfo")}
-    app.add_node(tooltip_cards, html=html, **others)  # type: ignore[arg-type]
     app.add_node(tooltip_card, html=(visit_card_html, depart_div_html), **others)  # type: ignore[arg-type]
     app.add_node(card_batch, html=(visit_card_batch_html, None), **others)  # type: ignore[arg-type]
-    # tooltip_slot's HTML visitor is registered by .tooltips, which it calls
+    # tooltip_slot's HTML visitor is registered by .card_marks, which it calls
     app.add_node(letter_bar, html=(visit_letter_bar_html, None), **others)  # type: ignore[arg-type]
     app.add_node(letter_heading, html=(visit_letter_heading_html, depart_letter_heading_html))
     app.add_node(

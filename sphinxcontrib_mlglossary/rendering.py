@@ -1,16 +1,15 @@
 """What the reader sees of an entry away from its glossary page, built in one place.
 
-Summaries (rendered once per build), tooltip cards and "Cited in" lists are made here,
-for tooltips, backlinks and ``glossary.json`` alike; the transforms and hooks that use
-them only decide where they go.
+Summaries (rendered once per build) and "Cited in" lists are made here, for tooltip
+cards (:mod:`.card_contents`), backlinks and ``glossary.json`` alike; the transforms
+and hooks that use them only decide where they go.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.utils import new_document
@@ -20,20 +19,18 @@ from sphinx.util.nodes import make_refnode
 
 from .i18n import _, ngettext
 from .markup import render_inline
-from .nodes import LABEL, PIECES, backlink_page, card_batch, citation_numbers, tooltip_card
+from .nodes import LABEL, backlink_page, citation_numbers
 from .single_page import BUILDER as SINGLE_PAGE
 from .single_page import land_on_the_page
 from .sources import data_location
-from .text_direction import direction
 
 if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-    from .backlinks import Cited
+    from .citations import Cited
     from .domain import MlGlossaryDomain
     from .model import Entry
-    from .user_terms import UserTerm
 
 
 # -- summaries ---------------------------------------------------------------------------
@@ -111,72 +108,6 @@ def _resolve_xref(env: BuildEnvironment, builder: Builder, fromdoc: str, xref: a
                 land_on_the_page(resolved)
             return resolved
     return content
-
-
-# -- tooltip cards -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CardContent:
-    """What a card shows for one glossary term."""
-
-    title: str
-    abbreviation: str
-    #: inline nodes of the summary (copied before use)
-    summary: tuple[nodes.Node, ...]
-    #: the summary as one line of text: every link to the term shares this one string
-    plain: str
-
-
-def card_content(domain: MlGlossaryDomain, term: Entry | UserTerm, document: nodes.document) -> CardContent:
-    """A card's content for one of our entries or a term of the project's own glossary."""
-    from .model import Entry
-
-    if not isinstance(term, Entry):
-        text, paragraph = term
-        summary = tuple(plain_inline(paragraph)) if paragraph is not None else ()
-        return CardContent(text, "", summary, one_line(paragraph.astext() if paragraph is not None else ""))
-    inline, plain = our_summary(domain, term, document)
-    abbreviation = term.abbreviations[0] if term.abbreviations else ""
-    return CardContent(term.name, abbreviation, inline, one_line(plain))
-
-
-def card(
-    domain: MlGlossaryDomain, builder: Builder, content: CardContent, href: str, card_id: str, fromdoc: str
-) -> tooltip_card:
-    """One term's card node: title, summary with its links resolved for ``fromdoc``, "Read more"."""
-    language = domain.session.settings.language
-    node = tooltip_card(ids=[card_id], href=href, plain=content.plain, label=content.title)
-    # say the card's direction whenever it differs from the page's (an English card on
-    # an Arabic page would otherwise inherit right-to-left and misplace punctuation)
-    if direction(language) != direction(domain.env.config.language):
-        node["dir"] = direction(language)
-        node["lang"] = language
-    elif direction(language) == "rtl":
-        node["dir"] = "rtl"
-    title = nodes.paragraph(classes=["mlglossary-card-title"])
-    title += nodes.strong(text=content.title)
-    if content.abbreviation:
-        title += nodes.Text(" ")
-        title += nodes.inline(text=f"({content.abbreviation})", classes=["mlglossary-card-abbr"])
-    node += title
-    if content.summary:
-        summary = nodes.paragraph(classes=["mlglossary-card-summary"])
-        summary.extend(resolve_summary_links(domain.env, builder, fromdoc, n.deepcopy()) for n in content.summary)
-        node += summary
-    more = nodes.paragraph(classes=["mlglossary-card-more"])
-    more += nodes.reference("", str(_("Read more")), refuri=href, internal=True)
-    node += more
-    return node
-
-
-def render_together(render: Any, cards: list[tooltip_card]) -> list[str]:
-    """The HTML of each card, from one ``render_partial`` call for all of them."""
-    batch = card_batch()
-    batch.extend(cards)
-    render(batch)
-    pieces: list[str] = batch[PIECES]
-    return pieces
 
 
 # -- "Cited in" lists --------------------------------------------------------------------

@@ -14,55 +14,64 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .config import Settings, settings_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
     from sphinx.util.tags import Tags
 
-    from .backlinks import Index
     from .markup import EntryRenderer
     from .model import Glossary
     from .precedence import Settlement
     from .resolution import TermIndex
-    from .sources import GlossaryFiles
     from .term_pattern import TermPattern
+
+Kept = TypeVar("Kept")
 
 
 @dataclass
-class ResolvePhase:
-    """Caches valid once all pages are read (dropped if another reading phase starts)."""
+class Keeper:
+    """Objects kept for a while, one per kind, made by whoever needs them.
+
+    The session knows none of the modules that keep things in it (the glossary files
+    of :mod:`.sources`, the backlink index, the prepared cards): they sit below it and
+    import it, never the other way round.
+    """
+
+    kept: dict[type, object] = field(default_factory=dict, kw_only=True)
+
+    def keep(self, kind: type[Kept], make: Callable[[], Kept]) -> Kept:
+        """The ``kind`` object kept here, made by ``make`` on first use."""
+        if kind not in self.kept:
+            self.kept[kind] = make()
+        return cast("Kept", self.kept[kind])
+
+
+@dataclass
+class ResolvePhase(Keeper):
+    """Caches valid once all pages are read (dropped if another reading phase starts).
+
+    Besides the fields, :meth:`keep` holds the backlink indexes and the prepared cards.
+    """
 
     #: which definition owns each term, and what each page shows (see .precedence)
     settlement: Settlement | None = None
     #: the project's and our terms, for resolving what a citation names
     terms: TermIndex | None = None
-    #: (include glossary citations, pages kept per entry) -> backlink index
-    backlink_indexes: dict[tuple[bool, int | None], Index] = field(default_factory=dict)
-    #: anchor -> [(docname, what a card shows)] for every term of the project
-    card_sources: dict[str, list[tuple[str, Any]]] | None = None
-    #: (href, output folder, card id) -> a card's HTML, shared by the pages of a folder
-    card_html: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    #: (docname, anchor) -> what a card about that term shows
-    card_targets: dict[tuple[str, str], Any] = field(default_factory=dict)
-    #: output folders whose cards the main process rendered before writers were forked
-    warmed_folders: set[str] = field(default_factory=set)
-    #: whether the main process made the cited terms' card contents before writers were forked
-    contents_warmed: bool = False
-    #: (docname, anchor) of every term some page cites
-    cited: set[tuple[str, str]] | None = None
     #: docname -> per citation, its number among the page's citations that land on a term
     landings: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass
-class BuildSession:
-    """One build's view of the application, and its per-build caches."""
+class BuildSession(Keeper):
+    """One build's view of the application, and its per-build caches (:meth:`keep`: the glossary files)."""
 
     settings: Settings
     config: Config
@@ -72,8 +81,6 @@ class BuildSession:
     tags: Tags | None = None
     #: ``-j`` N with N > 1: pages are written by forked processes
     parallel: bool = False
-    #: glossary files of the project, read once per file version
-    files: GlossaryFiles | None = None
     #: (glossary, exclusions, inclusions) -> the auto-linking pattern
     patterns: dict[tuple[Glossary, tuple[str, ...], tuple[str, ...]], TermPattern] = field(default_factory=dict)
     #: (language, entry id, summary) -> summary rendered to inline nodes, and as text

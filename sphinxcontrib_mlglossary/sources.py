@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .confinement import DEFAULT_MAX_BYTES, inside_any, outside_message
 from .diagnostics import MlGlossaryWarning, logger, warn
@@ -22,7 +22,6 @@ from .names import LookAlike, look_alike_message, look_alikes
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
-    from .domain import MlGlossaryDomain
     from .importing import Notice
     from .session import BuildSession
 
@@ -144,23 +143,31 @@ class GlossaryFiles:
         return result.glossary, result.notices
 
 
+def glossary_files(session: BuildSession) -> GlossaryFiles:
+    """The build's glossary files (read once per file version)."""
+
+    def make() -> GlossaryFiles:
+        settings = session.settings
+        srcdir = session.srcdir or session.confdir
+        trusted = tuple(session.confdir / folder for folder in settings.trusted_dirs)
+        return GlossaryFiles(
+            session.config.mlglossary_link_base or "", allowed=(srcdir, *trusted), max_bytes=settings.max_file_bytes
+        )
+
+    return session.keep(GlossaryFiles, make)
+
+
 def load(
     session: BuildSession, spec: SourceSpec, language: str, *, location: Any = None, report: bool = True
 ) -> Glossary:
     """The glossary a spec stands for, through the session's cache."""
-    if session.files is None:
-        settings = session.settings
-        srcdir = session.srcdir or session.confdir
-        trusted = tuple(session.confdir / folder for folder in settings.trusted_dirs)
-        session.files = GlossaryFiles(
-            session.config.mlglossary_link_base or "", allowed=(srcdir, *trusted), max_bytes=settings.max_file_bytes
-        )
-    return session.files.load(spec, language, location=location, report=report)
+    return glossary_files(session).load(spec, language, location=location, report=report)
 
 
 def data_location(session: BuildSession, entry: Entry) -> str | None:
     """``path:line`` of an entry in the file it comes from: where warnings about its text point."""
-    source = session.files.source_of(entry) if session.files is not None else None
+    files = session.kept.get(GlossaryFiles)
+    source = files.source_of(entry) if isinstance(files, GlossaryFiles) else None
     if source is None:
         bundled = bundled_glossary(session.settings.language)
         if entry.id in bundled:
@@ -230,7 +237,17 @@ def _without_names(entry: Entry, taken: set[str]) -> Entry:
     return replace(entry, aliases=tuple(keep), abbreviations=tuple(short))
 
 
-def entry_for(domain: MlGlossaryDomain, docname: str, entry_id: str) -> Entry | None:
+class ShowsEntries(Protocol):
+    """What :func:`entry_for` needs of the domain (named here so this module needn't import it)."""
+
+    @property
+    def session(self) -> BuildSession: ...
+
+    @property
+    def definition_sources(self) -> dict[str, dict[str, SourceSpec]]: ...
+
+
+def entry_for(domain: ShowsEntries, docname: str, entry_id: str) -> Entry | None:
     """The entry a page defines under ``entry_id``, from whichever glossary the page shows."""
     spec = domain.definition_sources.get(docname, {}).get(entry_id, BUNDLED)
     try:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import json
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,61 @@ def rootdir() -> Path:
 
 def read_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+#: the class naming a term link's card, and the id the script gives the card
+CARD_KEY = re.compile(r"^mlglossary-key-([0-9a-f]+)$")
+CARD_ID = "mlglossary-card--"
+
+
+def card_asset_data(asset: Path) -> dict:
+    """``{"trigger": ..., "cards": {key: HTML}}`` as the site's card script defines it."""
+    text = asset.read_text(encoding="utf-8")
+    start = text.index("window.mlglossaryCards=") + len("window.mlglossaryCards=")
+    return json.loads(text[start : text.rindex(";")])
+
+
+def card_key(link) -> str | None:
+    """The key of the card a term link names (None: the link names none)."""
+    return next((m.group(1) for c in link.get("class", ()) if (m := CARD_KEY.match(c))), None)
+
+
+def read_html_with_cards(path: Path) -> BeautifulSoup:
+    """A page with the cards its term links name, as ``mlglossary.js`` puts them in it.
+
+    The page holds only the marks on its links; the cards are in the site's card script,
+    next to ``mlglossary.js``. Each card the page names goes, once, into a hidden
+    ``div.mlglossary-cards`` block at the end of the body (with the site's trigger), with
+    its id and its links rebased on the page's content root, the way the script does it
+    in a browser (tests/test_browser.py checks the script itself).
+    """
+    soup = read_html(path)
+    script = soup.select_one('script[src*="mlglossary.js"]')
+    if script is None or soup.body is None:
+        return soup
+    asset = (path.parent / script["src"].partition("?")[0]).parent / "mlglossary-cards.js"
+    data = card_asset_data(asset)
+    root = soup.html.get("data-content_root") if soup.html is not None else None
+    if root is None:
+        root = os.path.relpath(asset.parent.parent, path.parent).replace(os.sep, "/") + "/"
+    root = "" if root == "./" else root  # the site's root: links stay as written
+    block = soup.new_tag(
+        "div", attrs={"class": "mlglossary-cards", "hidden": "", "data-mlglossary-trigger": data["trigger"]}
+    )
+    for link in soup.select("a.mlglossary-term"):
+        key = card_key(link)
+        if key is None or key not in data["cards"] or block.find(id=CARD_ID + key):
+            continue
+        card = BeautifulSoup(data["cards"][key], "html.parser").find("div")
+        card["id"] = CARD_ID + key
+        for element, attribute in [(card, "data-mlglossary-href"), *((a, "href") for a in card.select("a[href]"))]:
+            value = element.get(attribute, "")
+            if value and not re.match(r"^([#/]|[\w+.-]+:)", value):
+                element[attribute] = root + value
+        block.append(card)
+    if block.contents:
+        soup.body.append(block)
+    return soup
 
 
 def inventory_terms(path: Path, base: str = "https://example.org") -> dict[str, str]:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 from docutils import nodes
 
-from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards, tooltip_slot
+from sphinxcontrib_mlglossary.nodes import tooltip_slot
 
-from .conftest import resolved_doctree
+from .conftest import card_asset_data, card_key, read_html, resolved_doctree
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sphinxcontrib_mlglossary"
 
@@ -82,16 +83,68 @@ def test_clear_and_merge_touch_only_the_given_pages(root_app):
 @pytest.mark.parametrize("root", ["basic-md", "basic-rst"])
 def test_cards_are_made_where_pages_are_written(root_app, root):
     """Post-transforms run in the main process even under ``-j``: they only place an empty
-    slot and block; the cards are made when the page is written (in a worker under ``-j``)."""
+    slot; the links are marked when the page is written (in a worker under ``-j``), and the
+    cards themselves are the site's card file, written once."""
     app = root_app("html", root)
     app.build()
     cited = next(docname for docname in sorted(app.env.get_domain("mlglossary").citations) if docname != "glossary")
     resolved = resolved_doctree(app, cited)
     assert isinstance(resolved.children[0], tooltip_slot)
-    blocks = [child for child in resolved.children if isinstance(child, tooltip_cards)]
-    assert len(blocks) == 1
-    assert not blocks[0].get(RENDERED) and not blocks[0].children
+    assert not resolved.children[0].children
     links = [ref for ref in resolved.findall(nodes.reference) if "mlglossary-term" in ref["classes"]]
     assert links == []  # marked while writing, not here
-    html = (Path(app.outdir) / f"{cited}.html").read_text(encoding="utf-8")
-    assert 'class="mlglossary-card"' in html and "mlglossary-term" in html
+    page = Path(app.outdir) / f"{cited}.html"
+    html = page.read_text(encoding="utf-8")
+    assert 'class="mlglossary-card"' not in html and "mlglossary-term" in html
+    cards = card_asset_data(Path(app.outdir) / "_static" / "mlglossary-cards.js")["cards"]
+    keys = [card_key(a) for a in read_html(page).select("a.mlglossary-term")]
+    assert keys and all(key in cards and 'class="mlglossary-card"' in cards[key] for key in keys)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Modules of the package a module imports, wherever the import sits (type checking and functions included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = path.parent.relative_to(PACKAGE.parent).as_posix().replace("/", ".")
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            module = f"{base}.{node.module}" if node.module else base
+            names = [module] if node.module else [f"{base}.{alias.name}" for alias in node.names]
+            found.update(names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE.name):
+            found.add(node.module or "")
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith(PACKAGE.name))
+    return found
+
+
+def test_no_import_cycle_between_the_packages_modules():
+    """Imports run one way (CONTRIBUTING.md): no module reaches itself again through its imports,
+    counting the imports made for type checking and inside functions."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = path.relative_to(PACKAGE.parent).with_suffix("").as_posix().replace("/", ".")
+        modules[name.removesuffix(".__init__")] = path
+    graph = {
+        name: {target for target in imports_of(path) if target in modules and target != name}
+        for name, path in modules.items()
+    }
+    # setup() imports every module to register it; the package's __init__ is the root, not a cycle
+    graph[PACKAGE.name] = set()
+    cycles = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join([*trail[trail.index(target) :], target]))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []

@@ -6,7 +6,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.nodes import AUTOLINK
 
-from .conftest import read_html
+from .conftest import read_html, read_html_with_cards
 from .test_backlinks import backlink_box
 
 TWINS = ["autolink-md", "autolink-rst"]
@@ -159,7 +159,7 @@ def test_excluded_entries_are_not_linked(built):
 
 def test_autolinks_get_tooltips_but_not_backlinks_by_default(built):
     app = built("autolink-md", "first")
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     link = next(a for a in soup.select("a") if a.select_one(".mlglossary-autolink"))
     assert "mlglossary-term" in link["class"]
     card = soup.select_one(f'.mlglossary-card[data-mlglossary-href="{link["href"]}"]')

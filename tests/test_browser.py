@@ -53,14 +53,16 @@ SHOW_DELAY, HIDE_DELAY = 150, 200
 # -- builds, browser, pages ------------------------------------------------------------------------
 
 
-def sphinx_build(out: Path, *overrides: str, root: Path = ROOT) -> Path:
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html"]
+def sphinx_build(out: Path, *overrides: str, root: Path = ROOT, builder: str = "html") -> Path:
+    command = [sys.executable, "-m", "sphinx", "-q", "-b", builder]
     for override in overrides:
         command += ["-D", override]
     result = subprocess.run([*command, str(root), str(out)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert 'class="mlglossary-cards' in index, "the build emits no tooltip cards: is the Python side in place?"
+    assert "mlglossary-key-" in index and (out / "_static" / "mlglossary-cards.js").is_file(), (
+        "the build emits no tooltip cards: is the Python side in place?"
+    )
     return out
 
 
@@ -519,3 +521,86 @@ def test_theming_and_screenshots(site, open_page):
     assert card.evaluate("(c) => getComputedStyle(c).backgroundColor") == "rgb(1, 2, 3)"
     for name in ("light", "dark"):
         assert (shots / f"{name}.png").stat().st_size > 1000
+
+
+# -- the site's card file --------------------------------------------------------------------------
+
+DEEP_PAGE = """---
+orphan: true
+---
+# Deep page
+
+Two folders down, it cites the {term}`attention mask` and {term}`MLM`.
+"""
+
+
+@pytest.fixture(scope="module")
+def deep_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The tooltips project with a page two folders down (``a/b/page``), built as html and dirhtml."""
+    base = tmp_path_factory.mktemp("deep")
+    shutil.copytree(ROOT, base / "src")
+    (base / "src" / "a" / "b").mkdir(parents=True)
+    (base / "src" / "a" / "b" / "page.md").write_text(DEEP_PAGE, encoding="utf-8")
+    return {name: sphinx_build(base / name, root=base / "src", builder=name) for name in ("html", "dirhtml")}
+
+
+def site_file(url: str) -> Path:
+    """The file a ``file://`` URL of the site shows (a folder: its ``index.html``, as a web server would)."""
+    path = Path(url.removeprefix("file://").partition("#")[0])
+    return path / "index.html" if path.is_dir() else path
+
+
+@pytest.mark.parametrize(
+    ("builder", "page_path", "glossary"),
+    [("html", "a/b/page.html", "glossary.html"), ("dirhtml", "a/b/page/index.html", "glossary/")],
+)
+def test_a_card_opened_from_file_two_folders_down_reads_more_on_the_entry(
+    deep_site, open_page, builder, page_path, glossary
+):
+    """The cards are written once, from the site's root; a page at any depth rebases their links."""
+    out = deep_site[builder]
+    page = open_page(out / page_path)
+    assert page.url.startswith("file://")
+    link = terms(page).first
+    assert link.get_attribute("href").startswith("../../")
+    link.hover()
+    card = card_of(page, link)
+    shown(card)
+    assert card.locator(".mlglossary-card-title").inner_text() == "attention mask"
+    # every link in the card lands on a page of the site (summary links to other terms included)
+    for href in card.locator("a").evaluate_all("(all) => all.map((a) => a.href)"):
+        assert href.startswith("file://") and site_file(href).is_file(), href
+    more = card.locator(".mlglossary-card-more a")
+    assert (
+        more.evaluate("(a) => a.href")
+        == (out / glossary).as_uri() + ("/" if glossary.endswith("/") else "") + "#term-attention-mask"
+    )
+    if builder == "dirhtml":
+        return  # a folder URL opens a file listing from file://, for Sphinx's own links too
+    more.click()
+    page.wait_for_url(f"**/{glossary}#term-attention-mask")
+    assert site_file(page.url) == out / glossary
+    target = page.locator('[id="term-attention-mask"]')
+    assert target.evaluate("(t) => t.getBoundingClientRect().top") < 50  # scrolled to the entry
+
+
+def test_the_card_file_loads_once_and_a_stale_copy_is_loaded_again(site, open_page, tmp_path):
+    """One script per visit, from next to mlglossary.js; a copy lacking a page's key is asked for again, once."""
+    page = open_page(site["hover"] / "index.html")
+    sources = page.evaluate("""() => [...document.scripts].map((s) => s.getAttribute("src") || "")
+        .filter((src) => src.includes("mlglossary-cards.js"))""")
+    assert len(sources) == 1 and sources[0].split("?")[0].endswith("/_static/mlglossary-cards.js")
+    # a copy made before one card changed: the page names a key the file lacks
+    stale = tmp_path / "stale"
+    shutil.copytree(site["hover"], stale)
+    asset = stale / "_static" / "mlglossary-cards.js"
+    key = next(c for c in page.locator("a.mlglossary-term").first.get_attribute("class").split() if "key-" in c)[15:]
+    asset.write_text(asset.read_text(encoding="utf-8").replace(f'"{key}"', '"0ld"'), encoding="utf-8")
+    page = open_page(stale / "index.html")
+    sources = page.evaluate("""() => [...document.scripts].map((s) => s.getAttribute("src") || "")
+        .filter((src) => src.includes("mlglossary-cards.js"))""")
+    assert len(sources) == 2 and sources[1].endswith("?v=" + key)  # asked again under the missing key, once
+    first = page.locator("a.mlglossary-term").first
+    assert first.get_attribute("aria-describedby") is None  # still missing: no stale card, the title stays
+    assert first.get_attribute("title")
+    assert page.locator("a.mlglossary-term[aria-describedby]").count() == 2  # the other cards work

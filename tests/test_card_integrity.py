@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from .conftest import CARD_ID, card_key, read_html_with_cards
 from .hostile_data import entry, glossary_toml
 
 SEPARATOR = "<!--mlglossary-card-separator-->"
 
 
 def soup_of(app, page: str) -> BeautifulSoup:
-    return BeautifulSoup((Path(app.outdir) / page).read_text(encoding="utf-8"), "html.parser")
+    """The page with the cards its links name, as the script puts them in it."""
+    return read_html_with_cards(Path(app.outdir) / page)
 
 
 def no_crash(app) -> str:
@@ -142,8 +144,9 @@ def test_content_cannot_take_a_card_id_or_pass_for_the_card_block(forged):
     for topic_id in ("mlglossary-card-term-checkpoint", "mlglossary-card-term-epoch"):
         assert "topic" in terms.find(id=topic_id)["class"]
     # ... and the cards of the same terms have their own
-    for card_id in ("mlglossary-card--term-checkpoint", "mlglossary-card--term-epoch"):
-        assert "mlglossary-card" in terms.find(id=card_id)["class"]
+    for anchor in ("term-checkpoint", "term-epoch"):
+        link = next(a for a in terms.select("a.mlglossary-term") if a["href"].endswith("#" + anchor))
+        assert "mlglossary-card" in terms.find(id=CARD_ID + card_key(link))["class"]
 
 
 def test_cards_open_on_a_page_with_a_forged_block(forged):
@@ -202,8 +205,13 @@ def test_singlehtml_has_one_card_block_and_term_links_that_land(single):
     for link in links:
         href = link["href"]
         assert href.startswith("#") and href[1:] in ids, href
-        assert "mlglossary-term" in link["class"] and link.get("title"), href
-        assert href in cards, href
+        # a glossary's own links ("See also") get the card of a term cited elsewhere only:
+        # they don't make every entry "cited" (issue 27)
+        if link.find_parent("dl", class_="glossary") is None or "mlglossary-term" in link["class"]:
+            assert "mlglossary-term" in link["class"] and link.get("title"), href
+            assert href in cards, href
+    outside = [a for a in links if a.find_parent("dl", class_="glossary") is None]
+    assert len(outside) >= 4 and all(a["href"] in cards for a in outside)
     # links inside cards land too ("Read more", terms in summaries), and so do the backlinks
     for card in cards.values():
         for a in card.select("a[href]"):

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import read_html_with_cards
 from .test_example_docs import Build, build
 
 DOCS = Path(__file__).parents[1] / "docs"
@@ -53,7 +53,7 @@ class Site:
 
     def page(self, name: str):
         if name not in self._pages:
-            self._pages[name] = read_html(self.outdir / f"{name}.html")
+            self._pages[name] = read_html_with_cards(self.outdir / f"{name}.html")
         return self._pages[name]
 
 

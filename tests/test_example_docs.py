@@ -18,7 +18,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import read_html_with_cards
 
 EXAMPLE = Path(__file__).parent.parent / "example_docs"
 PAGES = ["index", "tokenization", "training", "scaling", "glossary"]
@@ -37,7 +37,7 @@ class Build:
         self.warnings = warnings
 
     def page(self, name: str):
-        return read_html(self.outdir / f"{name}.html")
+        return read_html_with_cards(self.outdir / f"{name}.html")
 
 
 def copy_example(destination: Path) -> Path:

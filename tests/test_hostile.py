@@ -19,11 +19,13 @@ from bs4 import BeautifulSoup
 
 from sphinxcontrib_mlglossary.loader import GlossaryDataError, parse_glossary
 
+from .conftest import read_html_with_cards
 from .hostile_data import entry, glossary_toml
 
 
 def soup_of(app, page: str) -> BeautifulSoup:
-    return BeautifulSoup((Path(app.outdir) / page).read_text(encoding="utf-8"), "html.parser")
+    """The page with the cards its links name, as the script puts them in it."""
+    return read_html_with_cards(Path(app.outdir) / page)
 
 
 def term_links(soup: BeautifulSoup) -> dict[str, str]:

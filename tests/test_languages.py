@@ -6,7 +6,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import read_html, read_html_with_cards
 
 
 @pytest.mark.parametrize("language", ["es", "ar"])
@@ -35,7 +35,7 @@ def test_build_in_each_language(root_app, language):
     app.build()
     assert app.warning.getvalue() == ""
     glossary = read_html(app.outdir / "glossary.html")
-    index = read_html(app.outdir / "index.html")
+    index = read_html_with_cards(app.outdir / "index.html")
     hrefs = {
         a["href"]
         for a in index.select("a.reference.internal")
@@ -85,7 +85,7 @@ def test_english_glossary_on_a_right_to_left_page_stays_left_to_right(root_app):
     app.build()
     glossary = read_html(app.outdir / "glossary.html")
     assert glossary.select_one("div.mlglossary")["dir"] == "ltr"
-    card = read_html(app.outdir / "index.html").select_one("div.mlglossary-card")
+    card = read_html_with_cards(app.outdir / "index.html").select_one("div.mlglossary-card")
     assert (card["dir"], card["lang"]) == ("ltr", "en")
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.inflection import candidates
 
-from .conftest import read_html
+from .conftest import read_html, read_html_with_cards
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_inflected_citations_resolve_and_keep_their_text(make_app, tmp_path: Pat
     cases = CASES[language]
     app = build_citing(make_app, tmp_path, " ".join(f"{{term}}`{text}`" for text in cases), language)
     assert app.warning.getvalue() == ""
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     links = {
         a.get_text(): a["href"]
         for a in soup.select("a.reference.internal")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import read_html
+from .conftest import read_html, read_html_with_cards
 
 PAGES = 14
 TERMS = ["attention mask", "MLM", "token", "input IDs", "ZeRO"]
@@ -56,7 +56,7 @@ def assert_same_output(left: Path, right: Path) -> None:
     assert names == sorted(p.name for p in left.glob("*.html"))
     for name in names:
         assert (left / name).read_text(encoding="utf-8") == (right / name).read_text(encoding="utf-8"), name
-    for name in ("mlglossary.css", "mlglossary.js"):
+    for name in ("mlglossary.css", "mlglossary.js", "mlglossary-cards.js"):
         assert (left / "_static" / name).read_bytes() == (right / "_static" / name).read_bytes(), name
 
 
@@ -83,7 +83,7 @@ def test_parallel_build_matches_serial(tmp_path: Path):
     # every citing page is listed under the entries it cites
     assert len(backlinks(serial, "term-attention-mask")) > 3
     # and tooltips survived the parallel write
-    assert read_html(parallel / "page03.html").select("div.mlglossary-card")
+    assert read_html_with_cards(parallel / "page03.html").select("div.mlglossary-card")
     # a clean build links our assets with Sphinx's checksum, as it links its own
     head = read_html(serial / "page03.html").head
     assert head.select_one('link[href^="_static/mlglossary.css?v="]')
@@ -174,3 +174,53 @@ def test_a_second_build_finds_nothing_to_do(tmp_path: Path):
     assert "0 added, 0 changed, 0 removed" in result.stdout
     assert "no targets are out of date" in result.stdout
     assert (out / "_static" / "mlglossary.js").is_file() and (out / "_static" / "mlglossary.css").is_file()
+
+
+def written_since(out: Path, stamps: dict[str, int]) -> set[str]:
+    """Content pages written since ``stamps`` (Sphinx rewrites its index and search pages every time)."""
+    always = {"genindex.html", "search.html"}
+    return {p.name for p in out.glob("*.html") if p.name not in always and p.stat().st_mtime_ns != stamps.get(p.name)}
+
+
+def test_an_edit_rewrites_no_page_for_the_sake_of_cards_but_see_also_links_follow(tmp_path: Path):
+    """Cards are site data (issue 27): a page names only its own cards, so editing one page
+    rewrites the pages plain Sphinx rewrites, and the card file. A glossary's "See also" link
+    gets the card of a term once a page cites it, also when no backlink changes."""
+    src = tmp_path / "src"
+    write_project(src)
+    conf = src / "conf.py"
+    conf.write_text(conf.read_text() + "mlglossary_backlinks = False\n")
+    plain = tmp_path / "plain"  # the same pages, without the extension
+    shutil.copytree(src, plain)
+    (plain / "conf.py").write_text('extensions = ["myst_parser"]\n')
+    (plain / "glossary.md").write_text("# Glossary\n")
+    out, plain_out = tmp_path / "out", tmp_path / "plain-out"
+    sphinx_build(src, out)
+    sphinx_build(plain, plain_out)
+
+    def see_also(out: Path):
+        dd = read_html(out / "glossary.html").find(id="term-attention-mask").find_next_sibling("dd")
+        return dd.select_one('a[href="#term-token-type-ids"]')
+
+    def edit_and_build(text: str) -> tuple[set[str], set[str]]:
+        written = []
+        for source, output in ((src, out), (plain, plain_out)):
+            stamps = {p.name: p.stat().st_mtime_ns for p in output.glob("*.html")}
+            page = source / "page03.md"
+            page.write_text(page.read_text() + text)
+            sphinx_build(source, output)
+            written.append(written_since(output, stamps))
+        return written[0], written[1]
+
+    assert "mlglossary-term" not in see_also(out)["class"]  # nothing cites it yet: no card
+    cards = (out / "_static" / "mlglossary-cards.js").read_text(encoding="utf-8")
+    ours, theirs = edit_and_build("\nOne more sentence.\n")
+    assert "page03.html" in theirs and ours == theirs
+    assert (out / "_static" / "mlglossary-cards.js").read_text(encoding="utf-8") == cards
+
+    # a term only a "See also" mentioned is now cited: its link there gets the card
+    ours, theirs = edit_and_build("\nAnd {term}`token type IDs`.\n")
+    assert ours == theirs | {"glossary.html"}
+    assert "mlglossary-term" in see_also(out)["class"]
+    assert (out / "_static" / "mlglossary-cards.js").read_text(encoding="utf-8") != cards
+    assert_same_output(clean_build(src, tmp_path, "cited"), out)

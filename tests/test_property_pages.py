@@ -25,6 +25,8 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
+from .conftest import read_html_with_cards
+
 ROOT = Path(__file__).parent / "roots" / "test-hostile"
 GLOSSARY = bundled_glossary("en")
 NAMES = sorted({name for entry in GLOSSARY for name in entry.names})
@@ -148,7 +150,7 @@ def test_random_pages_build_and_every_resolvable_citation_links(data: st.DataObj
         assert not [line for line in reported if "[mlglossary.unknown_term]" not in line], reported
         assert len(reported) == sum(page.unknown for page in pages.values())
 
-        soups = {name: BeautifulSoup((out / f"{name}.html").read_text("utf-8"), "html.parser") for name in pages}
+        soups = {name: read_html_with_cards(out / f"{name}.html") for name in pages}
         for name, page in pages.items():
             assert term_links(soups[name]) == page.linked, name
             # the literal blocks kept their text; cards exist exactly for the linked entries

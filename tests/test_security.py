@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 from sphinxcontrib_mlglossary.loader import GlossaryDataError, parse_glossary
 from sphinxcontrib_mlglossary.markup import is_unsafe_url
 
+from .conftest import read_html_with_cards
 from .hostile_data import entry, glossary_toml
 
 NAME = "<script>window.__pwned=1;alert(1)</script> term"
@@ -91,7 +92,8 @@ def unsmart(text: str) -> str:
 
 
 def html_pages(outdir: Path) -> dict[str, BeautifulSoup]:
-    return {p.name: BeautifulSoup(p.read_text(encoding="utf-8"), "html.parser") for p in outdir.glob("*.html")}
+    """Every page with the cards its links name (as the script puts them in it)."""
+    return {p.name: read_html_with_cards(p) for p in outdir.glob("*.html")}
 
 
 def assert_inert(soup: BeautifulSoup, page: str) -> None:
@@ -402,11 +404,7 @@ def test_raw_html_of_a_project_definition_stays_on_its_own_page(builder, page, p
     app = make_app(builder, srcdir=srcdir, freshenv=True)
     app.build()
     outdir = Path(app.outdir)
-    cards = [
-        card
-        for page in outdir.rglob("*.html")
-        for card in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select(".mlglossary-card")
-    ]
+    cards = [card for page in outdir.rglob("*.html") for card in read_html_with_cards(page).select(".mlglossary-card")]
     widget_cards = [card for card in cards if card.select_one("strong").get_text() == "widget"]
     if builder != "singlehtml":  # (cards on singlehtml are another change's)
         assert widget_cards

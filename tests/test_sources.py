@@ -11,7 +11,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import inventory_terms, read_html
+from .conftest import inventory_terms, read_html, read_html_with_cards
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transformers_md"
 
@@ -62,7 +62,7 @@ def build(make_app, src: Path, **kwargs):
 
 
 def card_text(app, page: str, anchor: str) -> str:
-    soup = read_html(app.outdir / f"{page}.html")
+    soup = read_html_with_cards(app.outdir / f"{page}.html")
     card = soup.select_one(f'.mlglossary-card[data-mlglossary-href="glossary.html#{anchor}"]')
     assert card is not None, f"no card for {anchor} on {page}"
     return card.get_text(" ", strip=True)
@@ -204,7 +204,7 @@ def test_editing_the_file_rewrites_citing_pages(tmp_path):
     sphinx_build()
     (src / "own.toml").write_text(OWN_TOML.replace("Our own summary", "A revised summary"))
     sphinx_build()
-    guide = read_html(out / "guide.html").select_one(
+    guide = read_html_with_cards(out / "guide.html").select_one(
         '.mlglossary-card[data-mlglossary-href="glossary.html#term-attention-mask"]'
     )
     assert "A revised summary" in guide.get_text()
@@ -247,7 +247,10 @@ def test_parallel_build_with_a_source_file_matches_serial(tmp_path):
     parallel = tmp_path / "parallel"
     assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
-    assert "small learning rate" in read_html(parallel / "extra5.html").select_one(".mlglossary-card").get_text()
+    assert (
+        "small learning rate"
+        in read_html_with_cards(parallel / "extra5.html").select_one(".mlglossary-card").get_text()
+    )
 
 
 def test_a_source_naming_an_entry_otherwise_still_takes_its_abbreviation(make_app, tmp_path):

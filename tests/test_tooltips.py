@@ -6,7 +6,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html, resolved_doctree
+from .conftest import card_asset_data, card_key, read_html, read_html_with_cards, resolved_doctree
 
 
 def build(root_app, buildername="html", **kwargs):
@@ -26,7 +26,7 @@ def term_links(soup):
 
 def test_every_resolved_term_link_has_a_card(root_app):
     app = build(root_app)
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     links = term_links(soup)
     assert len(links) == 4
     cards = {card["data-mlglossary-href"]: card for card in soup.select("div.mlglossary-cards > div.mlglossary-card")}
@@ -67,8 +67,10 @@ def link_title(soup, href):
 
 def test_cards_for_the_projects_own_glossary_terms(root_app):
     app = build(root_app)
-    soup = read_html(app.outdir / "user.html")
-    card = soup.select_one('div.mlglossary-card[data-mlglossary-href="#term-savepoint"]')
+    soup = read_html_with_cards(app.outdir / "user.html")
+    card = soup.select_one(
+        'div.mlglossary-card[data-mlglossary-href$="#term-savepoint"]'
+    )  # written from the root: "user.html#..."
     assert card is not None
     assert card.select_one(".mlglossary-card-summary em").get_text() == "during"
     assert "Reload it to resume." in card.get_text()
@@ -76,7 +78,7 @@ def test_cards_for_the_projects_own_glossary_terms(root_app):
 
 def test_unresolved_links_and_plain_pages_get_nothing(root_app, tmp_path):
     app = build(root_app)
-    glossary_page = read_html(app.outdir / "glossary.html")
+    glossary_page = read_html_with_cards(app.outdir / "glossary.html")
     # the glossary page cites terms through "See also" links; pages citing nothing get no assets
     assert (app.outdir / "_static" / "mlglossary.js").exists()
     genindex = read_html(app.outdir / "genindex.html")
@@ -86,7 +88,7 @@ def test_unresolved_links_and_plain_pages_get_nothing(root_app, tmp_path):
 
 def test_summary_links_to_other_terms_are_resolved(root_app):
     app = build(root_app)
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     for card in soup.select("div.mlglossary-card"):
         for a in card.select(".mlglossary-card-summary a"):
             assert a["href"].startswith("glossary.html#term-")
@@ -94,7 +96,7 @@ def test_summary_links_to_other_terms_are_resolved(root_app):
 
 def test_tooltips_can_be_switched_off(root_app):
     app = build(root_app, confoverrides={"mlglossary_tooltips": False})
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     assert not soup.select("div.mlglossary-card")
     assert not soup.select('script[src*="mlglossary.js"]')
     assert not any(a.get("title") for a in term_links(soup))
@@ -102,7 +104,7 @@ def test_tooltips_can_be_switched_off(root_app):
 
 def test_click_mode_is_passed_to_the_script(root_app):
     app = build(root_app, confoverrides={"mlglossary_tooltip_trigger": "click"})
-    soup = read_html(app.outdir / "index.html")
+    soup = read_html_with_cards(app.outdir / "index.html")
     assert soup.select_one("div.mlglossary-cards")["data-mlglossary-trigger"] == "click"
 
 
@@ -139,23 +141,36 @@ def test_static_assets_stay_under_8_kb():
 
 
 @pytest.mark.filterwarnings("ignore:'tags' will become")  # Sphinx 9 asks for tags; 7.3 takes none
-def test_pages_share_one_copy_of_each_card(root_app):
-    """Every written doctree waits for Python's cyclic garbage collector, so a card copied
-    into each citing page (as nodes or as a string) would raise the build's peak memory:
-    pages keep references to one rendered card per term and folder instead."""
+def test_pages_carry_no_card_and_cards_are_prepared_once(root_app):
+    """A card is site data: prepared once per build, written once into the site's card
+    script; a page's doctree and HTML hold only the marks on its term links."""
+    from sphinxcontrib_mlglossary.card_asset import site_cards
+    from sphinxcontrib_mlglossary.card_marks import mark_links
     from sphinxcontrib_mlglossary.domain import glossary_domain
-    from sphinxcontrib_mlglossary.nodes import RENDERED, tooltip_cards
-    from sphinxcontrib_mlglossary.tooltips import Cards
 
     app = build(root_app)
+    domain = glossary_domain(app.env)
+    prepared = site_cards(domain, app.builder)
 
-    def cards_of_index():
+    def marked_index():
         # what the slot's visitor does when the page is written
         doctree = resolved_doctree(app, "index")
-        Cards(glossary_domain(app.env), app.builder, "index").attach(doctree)
-        return next(doctree.findall(tooltip_cards))
+        assert mark_links(domain, app.builder, "index", doctree)
+        return doctree
 
-    first, second = cards_of_index(), cards_of_index()
-    assert len(first[RENDERED]) == 3 and not first.children
-    assert all(a is b for a, b in zip(first[RENDERED], second[RENDERED], strict=True))
-    assert 'data-mlglossary-href="glossary.html#term-attention-mask"' in "".join(first[RENDERED])
+    first, second = marked_index(), marked_index()
+    assert site_cards(domain, app.builder) is prepared  # nothing prepared again per page
+    for doctree in (first, second):
+        assert not [
+            node
+            for node in doctree.findall()
+            if "mlglossary-card" in str(node.get("classes", "") if hasattr(node, "get") else "")
+        ]
+    html = (app.outdir / "index.html").read_text(encoding="utf-8")
+    assert "mlglossary-card" not in html.replace("mlglossary-card--", "")
+    data = card_asset_data(app.outdir / "_static" / "mlglossary-cards.js")
+    keys = {card_key(a) for a in read_html(app.outdir / "index.html").select("a.mlglossary-term")}
+    assert len(keys) == 3 and keys <= set(data["cards"])
+    assert len(data["cards"]) == len(prepared)
+    assert {card.key for card in prepared.values()} == set(data["cards"])
+    assert any('data-mlglossary-href="glossary.html#term-attention-mask"' in card for card in data["cards"].values())

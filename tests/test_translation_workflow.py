@@ -25,7 +25,7 @@ from babel.messages.pofile import read_po, write_po
 import sphinxcontrib_mlglossary
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import ROOTS, read_html
+from .conftest import ROOTS, read_html_with_cards
 
 LANGUAGES = ["es", "ar"]
 PAGES = ["index", "training", "glossary"]
@@ -149,7 +149,7 @@ class Workflow:
     filled: dict[str, int]
 
     def page(self, language: str, name: str):
-        return read_html(self.sites[language] / f"{name}.html")
+        return read_html_with_cards(self.sites[language] / f"{name}.html")
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
-/* sphinxcontrib-mlglossary: a term's card (a non-modal dialog, see nodes.py) on hover, focus or tap.
-Shown, it follows its term in the DOM (Tab goes into it) and is a popover (top layer). */
+/* sphinxcontrib-mlglossary: a term's card, a non-modal dialog (nodes.py), on hover, focus or tap. Shown, it follows
+its term in the DOM (Tab goes into it), as a popover. Cards are the site's, by key (card_asset.py). */
 (() => {
-const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8, cardOf = new Map(), doc = document;
+const SHOW = 150, HIDE = 200, GAP = 6, EDGE = 8, ID = "mlglossary-card--", cardOf = new Map(), doc = document, src = doc.currentScript.src;
 // the shown term and card; pinned: opened by a click
-let term, card, pinned, timer, frame, key, pointer, clickOnly;
+let term, card, pinned, timer, frame, key, pointer, clickOnly, box, tried;
 const on = (el, type, fn) => el.addEventListener(type, fn, true);
 const later = (fn, ms) => { clearTimeout(timer); timer = setTimeout(fn, ms); };
 
@@ -56,22 +56,33 @@ const leave = () => later(() => {
 	term && !pinned && a != term && !card.contains(a) && !term.matches(":hover") && !card.matches(":hover") && hide();
 }, HIDE);
 
+// the cards' file is a script: it loads from file:// too
+const load = (q) => doc.head.append(Object.assign(doc.createElement("script"), { src: new URL("mlglossary-cards.js", src) + q, onload: init }));
+// card links are written from the site's root
+const rebase = (el, at, h = el.getAttribute(at)) => h && !/^([#/]|[\w+.-]+:)/.test(h) &&
+	el.setAttribute(at, (doc.documentElement.dataset.content_root ?? new URL("../", src) + "").replace(/^\.\/$/, "") + h);
+
 function init() {
-	// the last block with the attribute only we write (content can copy a class)
-	const box = [...doc.querySelectorAll("div.mlglossary-cards[data-mlglossary-trigger]")].pop(), byHref = new Map();
-	if (!box || box.ready) return;
-	box.ready = 1;
-	clickOnly = box.dataset.mlglossaryTrigger == "click";
-	for (const c of box.children) {
-		byHref.set(c.dataset.mlglossaryHref, c);
-		c.hidden = true;
-		c.popover = "manual";
-		c.onpointerenter = () => clearTimeout(timer);
-		c.onpointerleave = c.onfocusout = leave;
-	}
+	const data = window.mlglossaryCards || {}, cards = data.cards || {};
+	let stale;
+	box ||= doc.body.appendChild(Object.assign(doc.createElement("div"), { className: "mlglossary-cards", hidden: true }));
+	clickOnly = (box.dataset.mlglossaryTrigger = data.trigger) == "click";
 	for (const link of doc.querySelectorAll("a.mlglossary-term")) {
-		const c = byHref.get(link.getAttribute("href"));
-		if (!c) continue;
+		const k = link.className.match(/mlglossary-key-([\da-f]+)/)?.[1];
+		let c = doc.getElementById(ID + k);
+		if (!k || cardOf.has(link) || !c && !cards[k] && (stale = k)) continue;
+		if (!c) {
+			const t = doc.createElement("template");
+			t.innerHTML = cards[k];
+			box.append(c = t.content.firstChild);
+			c.id = ID + k;
+			rebase(c, "data-mlglossary-href");
+			for (const a of c.querySelectorAll("a")) rebase(a, "href");
+			c.hidden = true;
+			c.popover = "manual";
+			c.onpointerenter = () => clearTimeout(timer);
+			c.onpointerleave = c.onfocusout = leave;
+		}
 		cardOf.set(link, c);
 		link.setAttribute("aria-describedby", c.id);
 		if (clickOnly) link.ariaExpanded = false;
@@ -90,14 +101,17 @@ function init() {
 			pinned = true;
 		});
 	}
-	const follow = () => { frame ||= requestAnimationFrame(() => { frame = 0; term && place(); }); };
-	on(window, "pointerdown", (e) => { pointer = e.pointerType; key = ""; });
-	on(window, "keydown", (e) => { key = e.key; key == "Escape" && hide(1); });
-	on(window, "click", (e) => term && !term.contains(e.target) && !card.contains(e.target) && hide());
-	on(window, "scroll", follow); // once per frame, not per event
-	on(window, "resize", follow);
+	// a cached copy older than the page: once more, under a key it lacks
+	stale && !tried && load("?v=" + (tried = stale));
 }
 
-if (doc.readyState == "loading") doc.addEventListener("DOMContentLoaded", init);
-else init();
+const follow = () => { frame ||= requestAnimationFrame(() => { frame = 0; term && place(); }); };
+on(window, "pointerdown", (e) => { pointer = e.pointerType; key = ""; });
+on(window, "keydown", (e) => { key = e.key; key == "Escape" && hide(1); });
+on(window, "click", (e) => term && !term.contains(e.target) && !card.contains(e.target) && hide());
+on(window, "scroll", follow); // once per frame, not per event
+on(window, "resize", follow);
+// cards the page defines, or the site's file: once per visit, then cached
+const start = () => (window.mlglossaryCards ? init() : load(new URL(src).search));
+doc.readyState == "loading" ? doc.addEventListener("DOMContentLoaded", start) : start();
 })();
