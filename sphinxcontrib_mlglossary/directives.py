@@ -22,7 +22,7 @@ from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
 from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
-from .loader import GlossaryDataError, bundled_glossary
+from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
 from .sorting import letter, letter_id, sort_key
@@ -105,6 +105,10 @@ class MlGlossaryDirective(SphinxDirective):
     def _glossary(self, language: str) -> tuple[SourceSpec, Glossary] | None:
         """The glossary to show: bundled, ``:source:``, or ``:source:`` merged on top (None after an error)."""
         session = glossary_domain(self.env).session
+        if "source" not in self.options or "merge" in self.options:
+            # the shipped data changes with an upgrade of the package: the page is read again
+            for shipped in {language, REFERENCE_LANGUAGE}:
+                self.env.note_dependency(str(bundled_path(shipped)))
         if "source" not in self.options:
             if "merge" in self.options:
                 warn(
