@@ -5,22 +5,38 @@ PYTHON ?= python3
 VENV := .venv
 CONSTRAINTS :=
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# What each target installs: `make docs` only what building the documentation needs (the
+# `docs` extra), `make test` and `make lint` the test, lint and theme tools on top. One
+# stamp per set, so `make docs` on a fresh clone never installs Playwright, mypy or ruff.
+DOCS_STAMP := $(VENV)/.installed-docs
+TEST_STAMP := $(VENV)/.installed-test
+# An editable install, so the docs and tests always run the checkout's code. setuptools
+# warns (a boxed "Editable installation" BuildBackendWarning) that a folder named like the
+# package in the working directory takes precedence over it: here that folder *is* the
+# package, so the warning says nothing we need; it alone is silenced.
+PIP_INSTALL = PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet \
+	$(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e
 
 .PHONY: docs docs-site test lint screenshots clean
 
-$(STAMP): pyproject.toml $(CONSTRAINTS)
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[test,lint,themes]'
-	touch $(STAMP)
+
+$(DOCS_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(PIP_INSTALL) '.[docs]'
+	touch $@
+
+$(TEST_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(PIP_INSTALL) '.[test,lint,themes]'
+	touch $@
 
 ## Build example_docs and the documentation site (docs/) to HTML in English, Spanish and
 ## Arabic, side by side, with -W: open example_docs/_build/html/{en,es,ar}/index.html and
 ## docs/_build/html/{en,es,ar}/index.html
 DOCS_LANGUAGES := en es ar
 DOCS_PROJECTS := example_docs docs
-docs: $(STAMP)
+docs: $(DOCS_STAMP)
 	@for project in $(DOCS_PROJECTS); do \
 		for lang in $(DOCS_LANGUAGES); do \
 			$(BIN)/sphinx-build -W --keep-going -q -D language=$$lang -b html \
@@ -34,12 +50,12 @@ docs-site:
 	@$(MAKE) --no-print-directory docs DOCS_PROJECTS=docs
 
 ## Run the test suite on every core (browser tests skip without chromium, except under CI=true)
-test: $(STAMP)
+test: $(TEST_STAMP)
 	@$(BIN)/python -c "import sys, sphinx, docutils, myst_parser; print('test: Python', sys.version.split()[0], '/ Sphinx', sphinx.__version__, '/ docutils', docutils.__version__, '/ MyST-Parser', myst_parser.__version__, '/ venv $(VENV)')"
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 ## Remake the documentation's screenshots (docs/images/*.png) from a fresh build, in headless Chromium
-screenshots: $(STAMP)
+screenshots: $(TEST_STAMP)
 	$(BIN)/python tools/screenshots.py
 
 ## Refresh the translation catalogs after the pages change, with the commands the how-to "Translate your documentation" (docs/how-to/translate.md)
@@ -51,7 +67,7 @@ screenshots: $(STAMP)
 TRANSLATED_DOCS := $(patsubst %/conf.py,%,$(wildcard example_docs/conf.py docs/conf.py))
 TRANSLATION_LANGUAGES := es ar
 .PHONY: translations
-translations: $(STAMP)
+translations: $(DOCS_STAMP)
 	@for project in $(TRANSLATED_DOCS); do \
 		rm -rf $$project/_build/gettext; \
 		$(BIN)/sphinx-build -W --keep-going -q -b gettext $$project $$project/_build/gettext || exit 1; \
@@ -60,7 +76,7 @@ translations: $(STAMP)
 		$(BIN)/sphinx-intl stat -d $$project/locales $(addprefix -l ,$(TRANSLATION_LANGUAGES)) || true; \
 	done
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
 	$(BIN)/ruff format --check sphinxcontrib_mlglossary tests benchmarks
 	$(BIN)/mypy

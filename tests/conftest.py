@@ -6,6 +6,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -107,13 +108,50 @@ def resolved_doctree(app, docname: str):
 @pytest.fixture
 def root_app(make_app, tmp_path_factory):
     """``root_app(builder, "basic-md", **kwargs)``: a fresh copy of ``roots/test-<name>``, ready to build."""
-    import shutil
 
     def factory(buildername: str, name: str, **kwargs):
         srcdir = tmp_path_factory.mktemp(name) / "src"
         shutil.copytree(ROOTS / f"test-{name}", srcdir)
         kwargs.setdefault("freshenv", True)
         return make_app(buildername, srcdir=srcdir, **kwargs)
+
+    return factory
+
+
+@pytest.fixture(scope="session")
+def built_root(tmp_path_factory):
+    """``built_root("basic-md", "html")``: a clean build of ``roots/test-<name>`` with its own settings,
+    made once per test process and shared by the tests that only read what it made (its
+    output files, warnings and environment).
+
+    A build of the full glossary page costs seconds, and many tests check different parts
+    of the same output. A test that changes the sources, the settings or the environment
+    builds its own copy with ``root_app``.
+    """
+    from io import StringIO
+
+    from sphinx.testing.util import SphinxTestApp
+
+    builds: dict[tuple[str, str], SphinxTestApp] = {}
+
+    def factory(name: str, buildername: str = "html") -> SphinxTestApp:
+        if (name, buildername) not in builds:
+            srcdir = tmp_path_factory.mktemp(f"shared-{name}-{buildername}") / "src"
+            shutil.copytree(ROOTS / f"test-{name}", srcdir)
+            app = SphinxTestApp(
+                buildername,
+                srcdir=srcdir,
+                freshenv=True,
+                confoverrides={"show_warning_types": True},  # as make_app below
+                status=StringIO(),
+                warning=StringIO(),
+            )
+            try:
+                app.build()
+            finally:
+                app.cleanup()  # what later tests read stays: the output, the streams, app.env
+            builds[name, buildername] = app
+        return builds[name, buildername]
 
     return factory
 

@@ -52,9 +52,8 @@ def test_no_module_level_mutable_caches():
     assert found == []
 
 
-def test_state_lives_in_the_domain(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
+def test_state_lives_in_the_domain(built_root):
+    app = built_root("basic-md")
     domain = app.env.get_domain("mlglossary")
     assert set(domain.data) >= {"definitions", "citations", "user_terms", "rules", "version"}
     assert domain.data["definitions"]["glossary"]["attention-mask"] == "term-attention-mask"

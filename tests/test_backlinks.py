@@ -17,9 +17,8 @@ def backlink_box(soup, anchor):
 
 
 @pytest.mark.parametrize("twin", ["basic-md", "basic-rst"])
-def test_backlinks_name_pages_and_sections(root_app, twin):
-    app = root_app("html", twin)
-    app.build()
+def test_backlinks_name_pages_and_sections(built_root, twin):
+    app = built_root(twin)
     soup = read_html(app.outdir / "glossary.html")
     box = backlink_box(soup, "term-attention-mask")
     assert box.select_one(".mlglossary-backlinks-label").get_text() == "Cited in:"
@@ -61,9 +60,8 @@ def test_switched_off(root_app):
     assert not read_html(app.outdir / "glossary.html").select("div.mlglossary-backlinks")
 
 
-def test_citations_inside_the_glossary_are_left_out_by_default(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
+def test_citations_inside_the_glossary_are_left_out_by_default(root_app, built_root):
+    app = built_root("basic-md")
     soup = read_html(app.outdir / "glossary.html")
     assert all(
         "glossary.html" not in a["href"] and not a["href"].startswith("#")
@@ -101,9 +99,8 @@ def test_cited_only(root_app, builder, page):
     assert not soup.select('a[href="#term-pooling"]')
 
 
-def test_dirhtml_backlinks(root_app):
-    app = root_app("dirhtml", "basic-md")
-    app.build()
+def test_dirhtml_backlinks(built_root):
+    app = built_root("basic-md", "dirhtml")
     box = backlink_box(read_html(app.outdir / "glossary" / "index.html"), "term-attention-mask")
     assert [a["href"].split("#")[0] for a in box.select("a")][:2] == ["../", "../guide/"]
 

@@ -24,15 +24,9 @@ GUIDE_CITATIONS = {
 }
 
 
-def build(root_app, twin, buildername="html", **kwargs):
-    app = root_app(buildername, twin, **kwargs)
-    app.build()
-    return app
-
-
 @TWINS
-def test_every_citation_links_to_its_entry(root_app, twin):
-    app = build(root_app, twin)
+def test_every_citation_links_to_its_entry(built_root, twin):
+    app = built_root(twin)
     assert app.warning.getvalue() == ""
     soup = read_html(app.outdir / "guide.html")
     links = {
@@ -44,8 +38,8 @@ def test_every_citation_links_to_its_entry(root_app, twin):
 
 
 @TWINS
-def test_glossary_page_lists_every_entry_grouped_by_letter(root_app, twin):
-    app = build(root_app, twin)
+def test_glossary_page_lists_every_entry_grouped_by_letter(built_root, twin):
+    app = built_root(twin)
     soup = read_html(app.outdir / "glossary.html")
     glossary = bundled_glossary("en")
     terms = soup.select("div.mlglossary dl.glossary > dt")
@@ -63,8 +57,8 @@ def test_glossary_page_lists_every_entry_grouped_by_letter(root_app, twin):
 
 
 @TWINS
-def test_entry_anchors_and_content(root_app, twin):
-    app = build(root_app, twin)
+def test_entry_anchors_and_content(built_root, twin):
+    app = built_root(twin)
     soup = read_html(app.outdir / "glossary.html")
     mlm = soup.find(id="term-masked-language-modeling")
     assert mlm.name == "dt"
@@ -82,8 +76,8 @@ def test_entry_anchors_and_content(root_app, twin):
 
 
 @TWINS
-def test_inventory_lists_terms_and_aliases(root_app, twin):
-    app = build(root_app, twin)
+def test_inventory_lists_terms_and_aliases(built_root, twin):
+    app = built_root(twin)
     terms = inventory_terms(app.outdir / "objects.inv", "https://example.org")
     for entry in bundled_glossary("en"):
         for name in entry.names:

@@ -119,16 +119,14 @@ def test_builder_on_the_arabic_documentation(make_app, tmp_path, buildername, of
     build_and_check(app, buildername, offline)
 
 
-def test_dirhtml_links(root_app):
-    app = root_app("dirhtml", "basic-md")
-    app.build()
+def test_dirhtml_links(built_root):
+    app = built_root("basic-md", "dirhtml")
     html = (app.outdir / "guide" / "index.html").read_text()
     assert 'href="../glossary/#term-attention-mask"' in html
 
 
-def test_singlehtml_links(root_app):
-    app = root_app("singlehtml", "basic-md")
-    app.build()
+def test_singlehtml_links(built_root):
+    app = built_root("basic-md", "singlehtml")
     html = (app.outdir / "index.html").read_text()
     assert 'href="#term-attention-mask"' in html
     assert 'id="term-attention-mask"' in html

@@ -47,9 +47,8 @@ def test_schema_urls_and_backlinks(root_app, builder, glossary_url, citation_url
     assert terms["savepoint"]["origin"] == "project"
 
 
-def test_backlinks_match_the_glossary_page(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
+def test_backlinks_match_the_glossary_page(built_root):
+    app = built_root("basic-md")
     data = load(app)
     soup = read_html(app.outdir / "glossary.html")
     for term in data["terms"]:
@@ -59,9 +58,8 @@ def test_backlinks_match_the_glossary_page(root_app):
         assert shown == [link["url"] for link in term["backlinks"]], term["id"]
 
 
-def test_summary_links_resolve_from_the_output_root(root_app):
-    app = root_app("dirhtml", "basic-md")
-    app.build()
+def test_summary_links_resolve_from_the_output_root(built_root):
+    app = built_root("basic-md", "dirhtml")
     terms = {term["id"]: term for term in load(app)["terms"]}
     linked = [t for t in terms.values() if "<a " in t["summary"]["html"]]
     assert linked, "some bundled summaries cite other terms"
@@ -95,7 +93,7 @@ def test_spanish_build_writes_spanish_names(root_app):
     assert "attention mask" in terms["attention-mask"]["aliases"]
 
 
-def test_terms_say_which_names_auto_link_in_this_build(root_app):
+def test_terms_say_which_names_auto_link_in_this_build(root_app, built_root):
     overrides = {
         "mlglossary_autolink": "first",
         "mlglossary_autolink_include": ["batch-size", "patch"],
@@ -111,8 +109,7 @@ def test_terms_say_which_names_auto_link_in_this_build(root_app):
     assert terms["labels"]["autolink"] == []  # an everyday word
     assert terms["batch-size"]["autolink"] == ["batch size", "batch", "mini-batch"]  # opted in by id
     assert terms["masked-language-modeling"]["autolink"] == []  # excluded
-    off = root_app("html", "basic-md")
-    off.build()
+    off = built_root("basic-md")
     assert all(term.get("autolink", []) == [] for term in load(off)["terms"])
 
 
@@ -134,9 +131,8 @@ def test_unused_report_as_a_warning(root_app):
     assert "[mlglossary.unused_term]" in warnings
 
 
-def test_unused_report_off_by_default(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
+def test_unused_report_off_by_default(built_root):
+    app = built_root("basic-md")
     assert "cited by no page" not in app._status.getvalue() + app._warning.getvalue()
 
 

@@ -9,9 +9,8 @@ import pytest
 from .conftest import read_html
 
 
-def test_other_project_cites_terms(root_app, make_app, tmp_path: Path):
-    glossary_app = root_app("html", "basic-md")
-    glossary_app.build()
+def test_other_project_cites_terms(built_root, make_app, tmp_path: Path):
+    glossary_app = built_root("basic-md")
     outdir = Path(glossary_app.outdir)
 
     other = tmp_path / "other"
@@ -56,11 +55,10 @@ EXTENSION_ORDERS = [
 
 
 @pytest.mark.parametrize("extensions", EXTENSION_ORDERS, ids=["intersphinx-first", "mlglossary-first"])
-def test_a_projects_own_term_wins_over_the_mapped_site(root_app, make_app, tmp_path: Path, extensions):
+def test_a_projects_own_term_wins_over_the_mapped_site(built_root, make_app, tmp_path: Path, extensions):
     """B defines ``MLM`` and maps a site built with this extension: B's ``MLM`` links to B's
     own term, while ``attention mask`` (no glossary page in B) goes to the other site."""
-    glossary_app = root_app("html", "basic-md")
-    glossary_app.build()
+    glossary_app = built_root("basic-md")
     outdir = Path(glossary_app.outdir)
 
     app = make_app("html", srcdir=_project_b(tmp_path, outdir, extensions), freshenv=True)

@@ -16,6 +16,13 @@ def build(root_app, buildername="html", **kwargs):
     return app
 
 
+def shared_build(built_root):
+    """The HTML build of the tooltips root with its own settings, shared by tests that only read it."""
+    app = built_root("tooltips")
+    assert app.warning.getvalue() == ""
+    return app
+
+
 def term_links(soup):
     return [
         a
@@ -24,8 +31,8 @@ def term_links(soup):
     ]
 
 
-def test_every_resolved_term_link_has_a_card(root_app):
-    app = build(root_app)
+def test_every_resolved_term_link_has_a_card(built_root):
+    app = shared_build(built_root)
     soup = read_html_with_cards(app.outdir / "index.html")
     links = term_links(soup)
     assert len(links) == 4
@@ -65,8 +72,8 @@ def link_title(soup, href):
     return next(a["title"] for a in term_links(soup) if a["href"] == href)
 
 
-def test_cards_for_the_projects_own_glossary_terms(root_app):
-    app = build(root_app)
+def test_cards_for_the_projects_own_glossary_terms(built_root):
+    app = shared_build(built_root)
     soup = read_html_with_cards(app.outdir / "user.html")
     card = soup.select_one(
         'div.mlglossary-card[data-mlglossary-href$="#term-savepoint"]'
@@ -76,8 +83,8 @@ def test_cards_for_the_projects_own_glossary_terms(root_app):
     assert "Reload it to resume." in card.get_text()
 
 
-def test_unresolved_links_and_plain_pages_get_nothing(root_app, tmp_path):
-    app = build(root_app)
+def test_unresolved_links_and_plain_pages_get_nothing(built_root, tmp_path):
+    app = shared_build(built_root)
     glossary_page = read_html_with_cards(app.outdir / "glossary.html")
     # the glossary page cites terms through "See also" links; pages citing nothing get no assets
     assert (app.outdir / "_static" / "mlglossary.js").exists()
@@ -86,8 +93,8 @@ def test_unresolved_links_and_plain_pages_get_nothing(root_app, tmp_path):
     assert glossary_page.select("div.mlglossary-card")
 
 
-def test_summary_links_to_other_terms_are_resolved(root_app):
-    app = build(root_app)
+def test_summary_links_to_other_terms_are_resolved(built_root):
+    app = shared_build(built_root)
     soup = read_html_with_cards(app.outdir / "index.html")
     for card in soup.select("div.mlglossary-card"):
         for a in card.select(".mlglossary-card-summary a"):
@@ -121,10 +128,10 @@ def test_other_builders_get_no_cards_and_no_assets(root_app, buildername):
         assert 'class="mlglossary-term reference internal"' in text or "mlglossary-term" in text
 
 
-def test_card_text_stays_out_of_the_search_index(root_app):
+def test_card_text_stays_out_of_the_search_index(built_root):
     import json
 
-    app = build(root_app)
+    app = shared_build(built_root)
     raw = (app.outdir / "searchindex.js").read_text()
     data = json.loads(raw[raw.index("(") + 1 : raw.rindex(")")])
     found = data["terms"].get("read", [])
