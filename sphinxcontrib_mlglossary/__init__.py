@@ -22,7 +22,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .i18n import CATALOG, LOCALE_DIR
     from .invalidation import pages_to_rewrite
     from .left_out import LeftOut
-    from .registration import withdraw_names
+    from .registration import settle_after_reading, withdraw_names
     from .roles import term_role
     from .term_targets import TermTargets
     from .unresolved import on_warn_missing_reference
@@ -48,6 +48,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # once all pages are known, on env-updated (see .registration)
     app.connect("env-before-read-docs", withdraw_names)
     app.connect("env-updated", reading_done)
+    app.connect("env-updated", settle_after_reading)  # after reading_done: registration order
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)

@@ -274,9 +274,7 @@ def start_session(app: Sphinx) -> None:
 
 
 def reading_done(app: Sphinx, env: BuildEnvironment) -> None:
-    """``env-updated``: answers looked up while pages were read may have changed; then,
-    with every page known, who owns each term is decided (see :mod:`.registration`)."""
-    from .registration import apply_settlement
-
+    """``env-updated``: answers looked up while pages were read may have changed (then,
+    with every page known, :func:`.registration.settle_after_reading` decides who owns
+    each term)."""
     glossary_domain(env).session.reading_done()
-    apply_settlement(env)

@@ -44,6 +44,11 @@ def _withdraw(domain: MlGlossaryDomain) -> None:
     domain.registered.clear()
 
 
+def settle_after_reading(app: Sphinx, env: BuildEnvironment) -> None:
+    """``env-updated``, connected after the domain's :func:`.domain.reading_done`."""
+    apply_settlement(env)
+
+
 def apply_settlement(env: BuildEnvironment) -> Settlement:
     """``env-updated``: decide who owns each term, register our names, trim the index, warn."""
     domain = glossary_domain(env)

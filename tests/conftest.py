@@ -18,6 +18,10 @@ pytest_plugins = ("sphinx.testing.fixtures", "tests.hostile_data")
 
 ROOTS = Path(__file__).parent / "roots"
 
+# Sphinx colours its messages when CI=true (as CI sets it); tests read them as plain text,
+# including the sphinx-build processes they start
+os.environ.setdefault("NO_COLOR", "1")
+
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:

@@ -66,7 +66,7 @@ def build_and_check(app, buildername: str, offline: list[str]) -> list[Path]:
         lines = (Path(app.outdir) / "output.json").read_text(encoding="utf-8").splitlines()
         report = [json.loads(line) for line in lines if line.strip()]
         web = [result for result in report if result["uri"].startswith("https://")]
-        assert len(web) >= 20  # the glossary's own web links were seen; none was fetched
+        assert len(web) >= 10  # the glossary's own web links were seen; none was fetched
         assert {result["status"] for result in report} == {"ignored"}
     if buildername in PLAIN_OUTPUTS:
         text = "\n".join(

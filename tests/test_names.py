@@ -203,7 +203,8 @@ def test_a_name_forging_an_inventory_entry_is_refused(field, project, make_app):
     assert "as the py:class entry 'torch.Tensor'" in warnings[0]
     items = inventory_items(Path(app.outdir) / "objects.inv")
     assert set(items) <= {"std:doc", "std:label", "std:term"}, set(items)
-    assert not any("evil" in name or "torch" in name for names in items.values() for name in names)
+    # (the bundled glossary has names such as torch.compile of its own: only the forged ones count)
+    assert not any("evil" in name or "torch.Tensor" in name for names in items.values() for name in names)
 
 
 @pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000"])
