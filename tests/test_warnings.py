@@ -42,8 +42,7 @@ def test_suggestions_name_their_entry_and_list_each_entry_once(make_app, tmp_pat
     # 'token IDs' is input IDs again and 'tokenizer' is the entry 'tokenizers' names: each entry once
     assert (
         "term not in glossary: 'token indexes'; did you mean 'token indices' (input IDs), 'tokenizers' (tokenizer), "
-        "'vector index' (vector database)?"
-        in warnings
+        "'vector index' (vector database)?" in warnings
     )
 
 
