@@ -31,13 +31,17 @@ class AnyOption(dict[str, Any]):
         return directives.unchanged
 
 
-class BodyStandIn(Directive):
-    """Keeps the title (as a strong paragraph) and parses the content as body text."""
+class _StandIn(Directive):
+    """What every stand-in accepts: an optional title, any option, a body."""
 
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True
     option_spec = AnyOption()
+
+
+class BodyStandIn(_StandIn):
+    """Keeps the title (as a strong paragraph) and parses the content as body text."""
 
     def run(self) -> list[nodes.Node]:
         box = nodes.container(classes=["site-shim", self.name])
@@ -49,13 +53,8 @@ class BodyStandIn(Directive):
         return [box]
 
 
-class LiteralStandIn(Directive):
+class LiteralStandIn(_StandIn):
     """Keeps the content as a literal block (diagram sources, shell prompts)."""
-
-    has_content = True
-    optional_arguments = 1
-    final_argument_whitespace = True
-    option_spec = AnyOption()
 
     def run(self) -> list[nodes.Node]:
         text = "\n".join(self.content)
