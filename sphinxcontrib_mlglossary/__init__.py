@@ -12,7 +12,17 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, card_asset, card_marks, config, legacy_anchors, nodes, page_direction, single_page
+    from . import (
+        assets,
+        card_asset,
+        card_marks,
+        config,
+        legacy_anchors,
+        nodes,
+        page_direction,
+        single_page,
+        structured_data,
+    )
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .cited_only import CitedOnly
@@ -43,6 +53,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     single_page.register(app)
     card_marks.register(app)
     app.add_post_transform(Backlinks)
+    structured_data.register(app)
     app.connect("builder-inited", start_session)
     # our names leave the standard domain before pages are read and come back, decided
     # once all pages are known, on env-updated (see .registration)

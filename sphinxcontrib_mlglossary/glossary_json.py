@@ -22,6 +22,7 @@ from .domain import MlGlossaryDomain, glossary_domain
 from .model import fold
 from .rendering import one_line, our_summary, page_title, plain_inline, resolve_summary_links
 from .sources import entry_for
+from .structured_data import element_id, page_url
 from .term_pattern import linked_names
 
 if TYPE_CHECKING:
@@ -170,6 +171,9 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
         "project": app.config.project,
         "language": current.language,
         "terms": terms,
+        "structured_data": [
+            f"{page_url(builder, docname)}#{element_id(builder, docname)}" for docname in sorted(domain.definitions)
+        ],
     }
 
 
