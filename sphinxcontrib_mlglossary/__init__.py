@@ -17,9 +17,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
         card_asset,
         card_marks,
         config,
+        first_use,
         legacy_anchors,
         nodes,
         page_direction,
+        page_terms,
         single_page,
         structured_data,
     )
@@ -42,6 +44,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(MlGlossaryDomain)
     nodes.register(app)
     app.add_directive("mlglossary", MlGlossaryDirective)
+    page_terms.register(app)
     # the term role proposes canonical names for our entries (quiet translations);
     # TermTargets decides, once all pages are read, with the project's own terms first
     app.add_role_to_domain("std", "term", term_role(), override=True)
@@ -49,6 +52,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     legacy_anchors.register(app)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)
+    first_use.register(app)
     app.add_post_transform(CitedOnly)
     single_page.register(app)
     card_marks.register(app)

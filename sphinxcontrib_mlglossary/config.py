@@ -40,6 +40,9 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     # names (or entry ids: all their names) auto-linking may link although the glossary
     # data keeps them for {term} only (single everyday words such as "tokenizer" or "batch")
     "mlglossary_autolink_include": ([], "env", (list, tuple)),
+    # spell out a page's first citation of an abbreviation: "masked language modeling (MLM)"
+    # (a page's "mlglossary-first-use" metadata switches it on or off there)
+    "mlglossary_first_use": (False, "env", (bool,)),
     # count auto-links as citations in backlinks (and for the unused report)
     "mlglossary_autolink_backlinks": (False, "env", (bool,)),
     # report entries no page cites: False, True/"info" (one info line) or "warning"
