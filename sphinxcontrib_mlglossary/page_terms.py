@@ -162,11 +162,16 @@ class PageTermsList(SphinxPostTransform):
                 items.append((shown, place, summary))
             if node["order"] == "alphabetical":
                 items.sort(key=lambda item: sort_key(item[0], language))
+            if not items and builder.name == "gettext":
+                node.replace_self(node.children)  # the title is still offered to translators
+                continue
             if not items:
                 node.parent.remove(node)  # nothing cited (yet): no empty box
                 continue
             box = nodes.container(classes=["mlglossary-page-terms"])
-            box.extend(child.deepcopy() for child in node.children)  # the title, as translated
+            # the title moves as it is (translated, with the source the gettext builder needs)
+            title, node.children = node.children, []
+            box.extend(title)
             box += _bullet_list(builder, node["docname"], items)
             node.replace_self(box)
 
