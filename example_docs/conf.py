@@ -20,6 +20,9 @@ html_theme = MODERN_THEME
 # `-D language=es` or `-D language=ar`. Sphinx compiles the .po files to .mo itself
 # (gettext_auto_build), so only the .po files are kept in version control.
 # The glossary entries are not in these catalogs: the extension ships their translations.
+# the first citation of an abbreviation on each page is spelt out: "masked language modeling (MLM)"
+mlglossary_first_use = True
+
 locale_dirs = ["locales"]
 gettext_compact = False  # one catalog per page, mirroring the source tree
 

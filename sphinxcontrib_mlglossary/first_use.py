@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 #: the page metadata that switches expansion on or off for one page
 METADATA = "mlglossary-first-use"
+#: class of the element holding an expanded citation's text (for styling, and for tools
+#: that compare a page with its source)
+EXPANDED_CLASS = "mlglossary-first-use"
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
@@ -104,9 +107,11 @@ class FirstUse(SphinxPostTransform):
 def _replace_text(xref: addnodes.pending_xref, text: str) -> bool:
     """Put ``text`` in place of the reference's one text node (its inline wrapper and classes stay)."""
     found = list(xref.findall(nodes.Text))
-    if len(found) != 1 or found[0].parent is None:
-        return False
-    found[0].parent.replace(found[0], nodes.Text(text))
+    holder = found[0].parent if len(found) == 1 else None
+    if holder is None or holder is xref:
+        return False  # the term role always wraps its text (see .term_targets); anything else is left alone
+    holder.replace(found[0], nodes.Text(text))
+    holder["classes"].append(EXPANDED_CLASS)
     return True
 
 

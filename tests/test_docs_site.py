@@ -109,6 +109,13 @@ def test_every_directive_option_has_a_reference_entry(docs_site):
     assert sorted(documented) == sorted(f":{option}:" for option in MlGlossaryDirective.option_spec)
 
 
+def test_every_page_terms_option_has_a_reference_entry(docs_site):
+    from sphinxcontrib_mlglossary.page_terms import PageTermsDirective
+
+    documented = _heading_codes(_page(docs_site, "reference/page-terms-directive.html"))
+    assert sorted(documented) == sorted(f":{option}:" for option in PageTermsDirective.option_spec)
+
+
 def test_glossary_lists_the_docs_pages_citing_its_entries(docs_site):
     outdir = Path(docs_site.outdir)
     glossary = _page(docs_site, "glossary.html")

@@ -79,16 +79,21 @@ def visible_text(soup) -> str:
     body = soup.select_one("[role=main]")  # alabaster: div.body, Furo: article
     for hidden in body.select("div.mlglossary-cards, div.mlglossary-card"):
         hidden.decompose()
+    # example_docs spells out each page's first abbreviation ("masked language modeling
+    # (MLM)"): the source wrote only what is in the parentheses
+    for expanded in body.select(".mlglossary-first-use"):
+        expanded.string = re.search(r"\(([^()]*)\)$", expanded.get_text()).group(1)
     text = body.get_text().replace("¶", "").replace("\u2019", "'")  # undo smart quotes
     return " ".join(text.split())
 
 
 def term_links(soup) -> list[tuple[str, str]]:
-    """(href, link text) of each term reference in the page text, cards left out."""
+    """(href, link text) of each term reference in the page text, cards and page-terms boxes
+    (summaries, whose own links differ between languages) left out."""
     return [
         (a["href"], a.get_text())
         for a in soup.select("[role=main] a.reference.internal")
-        if a.find("span", class_="std-term") and not a.find_parent(class_="mlglossary-card")
+        if a.find("span", class_="std-term") and not a.find_parent(class_=["mlglossary-card", "mlglossary-page-terms"])
     ]
 
 

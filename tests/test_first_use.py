@@ -48,6 +48,9 @@ def test_the_first_citation_of_an_abbreviation_is_spelt_out(root_app, root):
     assert [text for text, _href, _key in written][:5] == ["MLM", "attention mask", "LLM", "LoRA", "MLM"]
     assert [(href, key) for _text, href, key in expanded] == [(href, key) for _text, href, key in written]
     assert expanded[0][2] is not None and expanded[0][2] == expanded[4][2]
+    # the expanded text is marked, for styling
+    marked = read_html(app.outdir / "tutorial.html").select("a.reference .mlglossary-first-use")
+    assert [span.get_text() for span in marked] == [text for text, _href, _key in expanded[:4] if "(" in text]
 
 
 def test_a_page_switches_it_on_or_off_and_own_text_introduces_nothing(root_app):
