@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+
 from .conftest import ROOTS, card_key, read_html
 
 ON = {"mlglossary_first_use": True}
@@ -165,3 +167,18 @@ def test_a_translated_page_spells_out_the_name_in_its_language(tmp_path):
     assert found[0][1] == "glossary.html#term-masked-language-modeling"
     assert read_html(page).select_one("div.mlglossary-page-terms p.rubric").get_text() == "Términos de esta página"
     assert page.read_text(encoding="utf-8") == (outs["2"] / "tutorial.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", ["es", "ar"])
+def test_the_full_name_is_the_build_language_s(root_app, language):
+    app = root_app("html", "page-terms-rst", confoverrides={**ON, "language": language})
+    app.build()
+    assert app.warning.getvalue() == ""
+    names = {entry.id: entry.name for entry in bundled_glossary(language)}
+    assert [text for text, _href, _key in citations(app.outdir / "tutorial.html")][:5] == [
+        f"{names['masked-language-modeling']} (MLM)",
+        "attention mask",  # written out: stays as written
+        f"{names['large-language-models']} (LLM)",
+        f"{names['lora']} (LoRA)",
+        "MLM",
+    ]
