@@ -121,10 +121,14 @@ class MlGlossaryDirective(SphinxDirective):
         self.env.note_dependency(spec.path)
         self._warn_if_also_a_page(spec.path)
         try:
-            return spec, load(session, spec, language, location=self.get_location())
+            # quiet: the file's notices are reported once per build, after reading (.file_notices)
+            glossary = load(session, spec, language, report=False)
         except GlossaryDataError as error:
             report_refused(error, f"mlglossary :source: {self.options['source']}", self.get_location())
             return None
+        _source, line = self.get_source_info()
+        glossary_domain(self.env).data_files.setdefault(self.env.docname, []).append((spec, line or 0))
+        return spec, glossary
 
     def _warn_if_also_a_page(self, path: str) -> None:
         """A glossary file among the pages is also built as one: as written, with no cleaning."""
