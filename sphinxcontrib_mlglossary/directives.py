@@ -18,6 +18,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .entry_anchors import claim_anchor
 from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
@@ -177,15 +178,16 @@ class MlGlossaryDirective(SphinxDirective):
 
     def _item(self, entry: Entry, glossary: Glossary, defined: dict[str, str]) -> nodes.definition_list_item | None:
         document = self.state.document
-        if entry.anchor in document.ids:
+        if entry.id in defined:
             warn(
                 MlGlossaryWarning.DUPLICATE_TERM,
                 f"glossary entry {entry.name!r} appears twice on this page; the second is left out",
                 location=self.get_location(),
             )
             return None
-        term = self._term(entry)
-        defined[entry.id] = entry.anchor
+        anchor = claim_anchor(document, entry.anchor)
+        term = self._term(entry, anchor)
+        defined[entry.id] = anchor
         # warnings about the body point at the entry in its data file, not at this page
         session = glossary_domain(self.env).session
         location = data_location(session, entry)  # a merged glossary holds entries of two files
@@ -206,7 +208,7 @@ class MlGlossaryDirective(SphinxDirective):
         item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
         return item
 
-    def _term(self, entry: Entry) -> nodes.term:
+    def _term(self, entry: Entry, anchor: str) -> nodes.term:
         """The term node, with its anchors and index entries.
 
         Its names are not registered here: whether another definition (the project's own
@@ -215,13 +217,13 @@ class MlGlossaryDirective(SphinxDirective):
         """
         document = self.state.document
         source, line = self.get_source_info()
-        term = nodes.term("", entry.heading, ids=[entry.anchor])
+        term = nodes.term("", entry.heading, ids=[anchor])
         term.source, term.line = source, line
-        document.ids[entry.anchor] = term
+        document.ids[anchor] = term
         if entry.legacy_anchor:
             term[WANTED_LEGACY_ANCHOR] = entry.legacy_anchor  # given once the page is parsed (legacy_anchors)
         for name in (entry.name, *entry.abbreviations):
-            index = addnodes.index(entries=[("single", name, entry.anchor, "main", None)])
+            index = addnodes.index(entries=[("single", name, anchor, "main", None)])
             index.source, index.line = source, line
             term += index
         return term
