@@ -7,7 +7,6 @@ every builder treat our entries as ordinary glossary terms.
 
 from __future__ import annotations
 
-import difflib
 from itertools import groupby
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,6 +25,7 @@ from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
+from .plausible import plausible
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
@@ -153,7 +153,7 @@ class MlGlossaryDirective(SphinxDirective):
         for wanted in wanted_terms:
             entry = glossary.get(wanted) or glossary.find(wanted)
             if entry is None:
-                hint = difflib.get_close_matches(wanted, [e.id for e in glossary] + glossary.all_names(), n=3)
+                hint = plausible(wanted, [e.id for e in glossary] + glossary.all_names(), limit=3)
                 warn(
                     MlGlossaryWarning.OPTION,
                     f"mlglossary :terms: names unknown term {wanted!r}"
