@@ -140,3 +140,37 @@ def test_an_entry_takes_its_anchor_back_from_what_the_page_wrote_above_it(tmp_pa
         section = landing if landing.name == "section" else landing.find_parent("section")
         assert landing.name == "section" or not landing.get_text(), label
         assert section.find(["h2"]).get_text().rstrip("¶") == heading
+
+
+@pytest.mark.parametrize("markup", ["md", "rst"])
+def test_on_the_single_page_an_entry_keeps_its_anchor_from_other_pages_sections(tmp_path: Path, markup: str):
+    """Each page's ids are unique on their own; on one assembled page a section of another
+    page titled "Term attention" held ``term-attention`` too, and took the entry's links."""
+    src, out = tmp_path / "src", tmp_path / "single"
+    write_project(src, markup)
+    md = markup == "md"
+    section = "## Term attention\n\nA section of another page.\n" if md else "Term attention\n--------------\n\nText.\n"
+    intro = ("# Intro\n\n" if md else "Intro\n=====\n\n") + section
+    (src / f"intro.{markup}").write_text(intro)
+    index = src / f"index.{markup}"
+    index.write_text(index.read_text().replace("glossary", "intro\n" + ("" if md else "   ") + "glossary", 1))
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-E", str(src), str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    page = read_html(out / "index.html")
+    ids = Counter(element["id"] for element in page.select("[id]"))
+    assert [given for given, count in ids.items() if count > 1] == []
+    assert page.find(id="term-attention-2").name == "dt"  # (the project's own attention! keeps term-attention)
+    links = [link for link in page.select('a[href^="#term-"]') if "headerlink" not in link.get("class", ())]
+    assert {link["href"] for link in links} >= {"#term-attention", "#term-attention-2", "#term-tokenizer"}
+    for link in links:
+        target = page.find(id=link["href"].lstrip("#"))
+        assert target is not None and target.name == "dt", link
+    moved = page.find(id="term-attention-1")
+    assert (
+        moved is not None and moved.name == "section"
+    )  # its heading links to it there and "Term attention" in moved.find(["h2", "h3"]).get_text()
