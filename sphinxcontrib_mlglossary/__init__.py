@@ -30,6 +30,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .cited_only import CitedOnly
     from .directives import MlGlossaryDirective
     from .domain import MlGlossaryDomain, reading_done, start_session
+    from .file_notices import report_file_notices
     from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
     from .invalidation import pages_to_rewrite
@@ -64,6 +65,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-before-read-docs", withdraw_names)
     app.connect("env-updated", reading_done)
     app.connect("env-updated", settle_after_reading)  # after reading_done: registration order
+    app.connect("env-updated", report_file_notices)  # once per build, not once per -j worker
     app.connect("env-get-updated", pages_to_rewrite)
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)

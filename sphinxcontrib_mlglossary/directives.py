@@ -7,7 +7,6 @@ every builder treat our entries as ordinary glossary terms.
 
 from __future__ import annotations
 
-import difflib
 from itertools import groupby
 from typing import TYPE_CHECKING, ClassVar
 
@@ -18,6 +17,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .entry_anchors import claim_anchor
 from .folding import fold_long_examples
 from .i18n import _
 from .inflection import variants
@@ -25,6 +25,7 @@ from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
 from .markup import render_blocks
 from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
+from .plausible import plausible
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
@@ -121,10 +122,14 @@ class MlGlossaryDirective(SphinxDirective):
         self.env.note_dependency(spec.path)
         self._warn_if_also_a_page(spec.path)
         try:
-            return spec, load(session, spec, language, location=self.get_location())
+            # quiet: the file's notices are reported once per build, after reading (.file_notices)
+            glossary = load(session, spec, language, report=False)
         except GlossaryDataError as error:
             report_refused(error, f"mlglossary :source: {self.options['source']}", self.get_location())
             return None
+        _source, line = self.get_source_info()
+        glossary_domain(self.env).data_files.setdefault(self.env.docname, []).append((spec, line or 0))
+        return spec, glossary
 
     def _warn_if_also_a_page(self, path: str) -> None:
         """A glossary file among the pages is also built as one: as written, with no cleaning."""
@@ -148,7 +153,7 @@ class MlGlossaryDirective(SphinxDirective):
         for wanted in wanted_terms:
             entry = glossary.get(wanted) or glossary.find(wanted)
             if entry is None:
-                hint = difflib.get_close_matches(wanted, [e.id for e in glossary] + glossary.all_names(), n=3)
+                hint = plausible(wanted, [e.id for e in glossary] + glossary.all_names(), limit=3)
                 warn(
                     MlGlossaryWarning.OPTION,
                     f"mlglossary :terms: names unknown term {wanted!r}"
@@ -173,15 +178,16 @@ class MlGlossaryDirective(SphinxDirective):
 
     def _item(self, entry: Entry, glossary: Glossary, defined: dict[str, str]) -> nodes.definition_list_item | None:
         document = self.state.document
-        if entry.anchor in document.ids:
+        if entry.id in defined:
             warn(
                 MlGlossaryWarning.DUPLICATE_TERM,
                 f"glossary entry {entry.name!r} appears twice on this page; the second is left out",
                 location=self.get_location(),
             )
             return None
-        term = self._term(entry)
-        defined[entry.id] = entry.anchor
+        anchor = claim_anchor(document, entry.anchor)
+        term = self._term(entry, anchor)
+        defined[entry.id] = anchor
         # warnings about the body point at the entry in its data file, not at this page
         session = glossary_domain(self.env).session
         location = data_location(session, entry)  # a merged glossary holds entries of two files
@@ -202,7 +208,7 @@ class MlGlossaryDirective(SphinxDirective):
         item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
         return item
 
-    def _term(self, entry: Entry) -> nodes.term:
+    def _term(self, entry: Entry, anchor: str) -> nodes.term:
         """The term node, with its anchors and index entries.
 
         Its names are not registered here: whether another definition (the project's own
@@ -211,13 +217,13 @@ class MlGlossaryDirective(SphinxDirective):
         """
         document = self.state.document
         source, line = self.get_source_info()
-        term = nodes.term("", entry.heading, ids=[entry.anchor])
+        term = nodes.term("", entry.heading, ids=[anchor])
         term.source, term.line = source, line
-        document.ids[entry.anchor] = term
+        document.ids[anchor] = term
         if entry.legacy_anchor:
             term[WANTED_LEGACY_ANCHOR] = entry.legacy_anchor  # given once the page is parsed (legacy_anchors)
         for name in (entry.name, *entry.abbreviations):
-            index = addnodes.index(entries=[("single", name, entry.anchor, "main", None)])
+            index = addnodes.index(entries=[("single", name, anchor, "main", None)])
             index.source, index.line = source, line
             term += index
         return term

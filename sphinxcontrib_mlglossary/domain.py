@@ -42,6 +42,7 @@ _PER_PAGE = (
     "definitions",
     "definition_sources",
     "definition_lines",
+    "data_files",
     "index_entries",
     "user_terms",
     "citations",
@@ -53,7 +54,7 @@ class MlGlossaryDomain(Domain):
 
     name = "mlglossary"
     label = "ML glossary"
-    data_version = 2
+    data_version = 3
     initial_data: ClassVar[dict[str, Any]] = {
         # docname -> {entry id: anchor} of the entries an ``mlglossary`` directive made
         # there (what is shown is decided once all pages are read: see .precedence)
@@ -62,6 +63,9 @@ class MlGlossaryDomain(Domain):
         "definition_sources": {},
         # docname -> {entry id: line of the directive that made it}
         "definition_lines": {},
+        # docname -> [(SourceSpec, line)] of the project's glossary files its directives show
+        # (their notices are reported once per build, after reading: see .file_notices)
+        "data_files": {},
         # docname -> the general index's entries for the entries made there, as read
         "index_entries": {},
         # our name -> (docname, anchor) we put in the standard domain after reading
@@ -137,6 +141,11 @@ class MlGlossaryDomain(Domain):
     @property
     def definition_lines(self) -> dict[str, dict[str, int]]:
         return cast("dict[str, dict[str, int]]", self.data["definition_lines"])
+
+    @property
+    def data_files(self) -> dict[str, list[tuple[SourceSpec, int]]]:
+        """docname -> the project's glossary files its directives show, with the directive's line."""
+        return cast("dict[str, list[tuple[SourceSpec, int]]]", self.data["data_files"])
 
     @property
     def index_entries(self) -> dict[str, list[tuple[str, str, str, str, Any]]]:

@@ -5,6 +5,11 @@ id; the single-page builder names a document ``#document-<name>``, so the link b
 ``#document-glossary#term-token``, which matches no id in a browser (Sphinx's own
 glossary links have the same problem there). On one page the term's own id is the place
 to go: term links, and the term links inside cards, are written ``#term-token``.
+
+Ids are unique per document, not across the documents the page assembles: a section
+titled "Term token" on another page holds ``term-token`` there, and on the one page
+the browser would take the first of the two. Glossary terms, where term links land, keep
+their ids; the other element takes ``term-token-1`` (as docutils names an id already taken).
 """
 
 from __future__ import annotations
@@ -49,9 +54,34 @@ class SinglePageTermLinks(SphinxPostTransform):
     builders = (BUILDER,)
 
     def run(self, **kwargs: Any) -> None:
+        keep_term_anchors(self.document)
         for reference in self.document.findall(nodes.reference):
             if is_term_link(reference):
                 land_on_the_page(reference)
+
+
+def keep_term_anchors(document: nodes.document) -> None:
+    """Elements of other documents holding a glossary term's id (ours or the project's) give it up."""
+    entries = [term for term in document.findall(nodes.term) if term["ids"]]
+    anchors = {term["ids"][0] for term in entries}
+    if not anchors:
+        return
+    keep = {id(term) for term in entries}
+    elements = list(document.findall(nodes.Element))
+    used = {given for element in elements for given in element["ids"]}
+    for element in elements:
+        if id(element) in keep or not anchors.intersection(element["ids"]):
+            continue
+        renamed = []
+        for given in element["ids"]:
+            if given in anchors:
+                suffix = 1
+                while f"{given}-{suffix}" in used:
+                    suffix += 1
+                given = f"{given}-{suffix}"
+                used.add(given)
+            renamed.append(given)
+        element["ids"] = renamed
 
 
 def register(app: Sphinx) -> None:

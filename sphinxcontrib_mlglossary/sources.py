@@ -91,10 +91,12 @@ class GlossaryFiles:
         self._read: dict[tuple[str, int, int, str], tuple[Glossary, tuple[Notice, ...]]] = {}
 
     def load(self, spec: SourceSpec, language: str, *, location: Any = None, report: bool = True) -> Glossary:
-        """The glossary a spec stands for; notices become warnings, errors raise GlossaryDataError.
+        """The glossary a spec stands for; errors raise GlossaryDataError.
 
-        ``report=False`` for loads after reading: the page showing the file reported its
-        notices when it was read (under ``-j``, in another process).
+        With ``report``, the file's notices (and, merged, its look-alikes of bundled names)
+        become warnings, once per file version. Only the main process reports, after
+        reading (:mod:`.file_notices`): pages showing one file may be read by several
+        ``-j`` workers, and each would report them again.
         """
         if spec.bundled:
             return bundled_glossary(language)

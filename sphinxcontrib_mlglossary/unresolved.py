@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING, Any
 
 from sphinx.util.logging import is_suppressed_warning
@@ -11,6 +10,7 @@ from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .model import fold
 from .nodes import AMBIGUOUS, API_REFERENCE, AUTOLINK, ENTRY_REFERENCE
+from .plausible import plausible
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -56,19 +56,16 @@ def on_warn_missing_reference(app: Sphinx, domain: Domain, node: pending_xref) -
 def suggestions(
     target: str, std_objects: Iterable[tuple[tuple[str, str], Any]], ours: MlGlossaryDomain, limit: int = 3
 ) -> list[str]:
-    """Up to ``limit`` close names, each term once; an alias or abbreviation of one of our
-    entries names its entry (``'token indices' (input IDs)``), or the reader can't tell
-    which term it is."""
+    """Up to ``limit`` names the writer plausibly meant (:mod:`.plausible`), each term once;
+    an alias or abbreviation of one of our entries names its entry (``'token indices'
+    (input IDs)``), or the reader can't tell which term it is."""
     from .sources import entry_for
 
     places: dict[str, tuple[str, str]] = {}
     for (objtype, name), found in std_objects:
         if objtype == "term":
             places.setdefault(name, (found[0], found[1]))
-    close = difflib.get_close_matches(target, list(places), n=limit * 4, cutoff=0.6)
-    if not close:
-        lowered = {name.lower(): name for name in places}
-        close = [lowered[m] for m in difflib.get_close_matches(target.lower(), list(lowered), n=limit * 4, cutoff=0.6)]
+    close = plausible(target, list(places))  # only what the writer plausibly meant, closest first
     entry_ids = {
         (docname, anchor): entry_id for docname, found in ours.definitions.items() for entry_id, anchor in found.items()
     }

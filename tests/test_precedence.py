@@ -293,3 +293,61 @@ def test_a_glossary_files_notices_are_reported_once_under_every_j(tmp_path: Path
     serial = build(src, tmp_path / "serial", "1")
     assert serial == build(src, tmp_path / "parallel", "2")
     assert len(serial) == 1 and "U+200B" in serial[0] and serial[0].startswith(str(src / "team.md"))
+
+
+@pytest.mark.parametrize("markup", ["md", "rst"])
+def test_a_file_shown_by_pages_of_two_workers_reports_its_notices_once(tmp_path: Path, markup: str):
+    """Each ``-j`` worker reading a page that shows the file reported its notices again."""
+    md = markup == "md"
+    src = tmp_path / "src"
+    src.mkdir()
+    extensions = '["myst_parser", "sphinxcontrib_mlglossary"]' if md else '["sphinxcontrib_mlglossary"]'
+    (src / "conf.py").write_text(f"extensions = {extensions}\n")
+    (src / "team.toml").write_text(
+        'format = 1\nlanguage = "en"\n\n[[term]]\nid = "harness"\nname = "eval\u200bharness"\n'
+        'summary = "The script that scores checkpoints."\nbody = "It runs <b>after</b> each epoch."\n\n'
+        '[[term]]\nid = "epoch"\nname = "epoch"\nsummary = "One pass over our data."\n'
+        'body = "Our nightly dump."\n',
+        encoding="utf-8",
+    )
+    suffix = ".md" if md else ".rst"
+
+    def page(name: str, body: str) -> None:
+        title = f"# {name}" if md else f"{name}\n{'=' * len(name)}"
+        (src / f"{name}{suffix}").write_text(f"{title}\n\n{body}")
+
+    def shows(terms: str) -> str:
+        if md:
+            return f"```{{mlglossary}}\n:source: team.toml\n:merge:\n:terms: {terms}\n```\n"
+        return f".. mlglossary::\n   :source: team.toml\n   :merge:\n   :terms: {terms}\n"
+
+    pages = [f"page{n:02d}" for n in range(12)]
+    for name in pages:
+        page(name, "Cites {term}`evalharness`.\n" if md else "Cites :term:`evalharness`.\n")
+    # the same file (merged with the bundled glossary) shown by a page of each chunk
+    page("aa", shows("harness"))
+    page("zz", shows("epoch, tokenizer"))
+    toc = "\n".join(["aa", *pages, "zz"])
+    page(
+        "index",
+        f"```{{toctree}}\n{toc}\n```\n" if md else ".. toctree::\n\n" + "".join(f"   {n}\n" for n in toc.split()),
+    )
+    first, last = chunks_of(["index", "aa", *pages, "zz"], 2)[0], chunks_of(["index", "aa", *pages, "zz"], 2)[-1]
+    assert "aa" in first and "zz" in last, "the two pages must be read by different workers"
+
+    serial = build(src, tmp_path / "serial", "1")
+    assert serial == build(src, tmp_path / "parallel", "2")
+    assert_same_build(tmp_path / "serial", tmp_path / "parallel")
+    # the file's notice once, at the first page showing it; the body's markup once, at the entry
+    removed = [line for line in serial if "U+200B" in line]
+    assert len(removed) == 1 and removed[0].startswith(f"{src / ('aa' + suffix)}:"), serial
+    assert removed[0].endswith("[mlglossary.data]")
+    assert len([line for line in serial if "'<b>'" in line]) == 1, serial
+    assert len(serial) == 3, serial  # <b>, </b> and the character removed: nothing else
+
+    # an incremental build reading neither page repeats nothing; reading the second one reports there
+    (src / f"page00{suffix}").write_text((src / f"page00{suffix}").read_text() + "\nMore.\n")
+    assert not incremental(src, tmp_path / "parallel", "2")
+    (src / f"zz{suffix}").write_text((src / f"zz{suffix}").read_text() + "\nMore.\n")
+    again = incremental(src, tmp_path / "parallel", "2")
+    assert len(again) == 1 and again[0].startswith(f"{src / ('zz' + suffix)}:") and "U+200B" in again[0], again
