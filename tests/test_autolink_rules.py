@@ -138,8 +138,9 @@ def test_spanish_names_are_whole_and_arabic_unaffected(tmp_path):
         mlglossary_autolink="all",
     )
     assert links == [("hiperparámetros", "hyperparameter")]
+    (tmp_path / "ar").mkdir()
     arabic, _ = build(
-        tmp_path / "..",
+        tmp_path / "ar",
         "md",
         [("واحد", "يستخدم PyTorch قناع الانتباه لتجاهل الحشو.")],
         language="ar",
@@ -165,7 +166,7 @@ def test_a_hidden_duplicate_target_message_does_not_take_the_first_link(tmp_path
     assert warnings == ""
 
 
-def test_the_system_message_is_really_there_when_auto_linking_runs(tmp_path):
+def test_the_system_message_is_really_there_when_auto_linking_runs(tmp_path, monkeypatch):
     from docutils import nodes
     from sphinx.testing.util import SphinxTestApp
 
@@ -182,15 +183,12 @@ def test_the_system_message_is_really_there_when_auto_linking_runs(tmp_path):
         seen.extend(str(m.astext()) for m in self.document.findall(nodes.system_message))
         original(self, **kwargs)
 
-    AutoLinker.apply = spy  # type: ignore[method-assign]
+    monkeypatch.setattr(AutoLinker, "apply", spy)
+    app = SphinxTestApp("html", srcdir=src, freshenv=True, status=StringIO(), warning=StringIO())
     try:
-        app = SphinxTestApp("html", srcdir=src, freshenv=True, status=StringIO(), warning=StringIO())
-        try:
-            app.build()
-        finally:
-            app.cleanup()
+        app.build()
     finally:
-        AutoLinker.apply = original  # type: ignore[method-assign]
+        app.cleanup()
     assert any("Duplicate implicit target name" in text for text in seen)
 
 
