@@ -193,9 +193,10 @@ def test_the_system_message_is_really_there_when_auto_linking_runs(tmp_path, mon
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_captions_table_heads_and_other_builders_blocks_use_up_nothing(tmp_path, fmt):
+def test_comments_captions_table_heads_and_other_builders_blocks_use_up_nothing(tmp_path, fmt):
     if fmt == "md":
         body = (
+            "% the attention mask, said in a comment\n\n"
             "```{only} latex\nThe attention mask in print.\n```\n\n"
             "| attention mask | value |\n| --- | --- |\n| a | b |\n\n"
             "```{code-block} python\n:caption: the attention mask\n\nx = 1\n```\n\n"
@@ -203,6 +204,8 @@ def test_captions_table_heads_and_other_builders_blocks_use_up_nothing(tmp_path,
         )
     else:
         body = (
+            ".. the attention mask, said in a comment\n\n"
+            ".. |mask| replace:: attention mask\n\n"
             ".. only:: latex\n\n   The attention mask in print.\n\n"
             "+----------------+-------+\n| attention mask | value |\n+================+=======+\n"
             "| a              | b     |\n+----------------+-------+\n\n"
