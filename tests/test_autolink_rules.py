@@ -258,3 +258,35 @@ def test_a_phrase_is_kept_and_a_value_without_any_name_is_reported(tmp_path):
         "'atention mask' names no entry of the glossary and holds none of its names; "
         "it is ignored; did you mean 'attention mask'?"
     ) in warnings
+
+
+def test_parallel_and_incremental_builds_keep_page_exclusions(tmp_path):
+    from .test_parallel import PAGES, assert_same_output, clean_build, sphinx_build, write_project
+
+    src = tmp_path / "src"
+    write_project(src)
+    with (src / "conf.py").open("a") as conf:
+        conf.write('mlglossary_autolink = "first"\nmlglossary_autolink_exclude = ["Comet Hyperparameters"]\n')
+    for n in range(PAGES):
+        page = src / f"page{n:02d}.md"
+        front = "---\nmlglossary-autolink-exclude: LLM\n---\n" if n % 2 else ""
+        page.write_text(
+            front + page.read_text() + "\nThe Comet Hyperparameters tab, the Sparse Encoder models, then LLMs, "
+            "pre-trained models and the hyperparameters.\n"
+        )
+    serial = clean_build(src, tmp_path, "serial")
+    parallel = tmp_path / "parallel"
+    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert_same_output(serial, parallel)
+    odd, even = (
+        [" ".join(a.get_text().split()) for a in read_html(serial / f"page{n:02d}.html").select(".mlglossary-autolink")]
+        for n in (1, 2)
+    )
+    assert odd == ["pre-trained models", "hyperparameters"]
+    assert even == ["LLMs", "pre-trained models", "hyperparameters"]
+    # an incremental build after a page drops its exclusion links what a clean build links
+    page = src / "page01.md"
+    page.write_text(page.read_text().replace("exclude: LLM", "exclude: Comet Hyperparameters"))
+    assert sphinx_build(src, parallel, "-j", "2") == ""
+    assert_same_output(clean_build(src, tmp_path, "again"), parallel)
+    assert "LLMs" in [a.get_text() for a in read_html(parallel / "page01.html").select(".mlglossary-autolink")]
