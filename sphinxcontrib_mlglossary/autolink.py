@@ -87,7 +87,8 @@ class AutoLinker(SphinxTransform):
         if mode == "off" or any(True for _ in self.document.findall(_is_glossary)):
             return  # never on a glossary page: ours, or one of the project's own
         glossary = session.glossary()
-        excluded = page_exclusions(self.document, self.env.docname, glossary, current.autolink_exclude)
+        every_name = session.pattern(glossary, (), tuple(entry.id for entry in glossary.entries))
+        excluded = page_exclusions(self.document, self.env.docname, glossary, current.autolink_exclude, every_name)
         pattern = session.pattern(glossary, excluded.entries, current.autolink_include)
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
+    from .model import Glossary
+    from .term_pattern import TermPattern
+
 #: name -> (default, rebuild, accepted types)
 OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     # glossary language; None follows the project's ``language``
@@ -132,19 +135,19 @@ def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: 
         return []
     import difflib
 
-    from .exclusions import kind_of
     from .loader import bundled_glossary
     from .model import fold
 
     glossary = bundled_glossary(language)
     known = {fold(entry.id) for entry in glossary} | {fold(name) for entry in glossary for name in entry.names}
     phrases = option == "mlglossary_autolink_exclude"
+    every_name: list[TermPattern] = []  # built when first needed, once
     kept = []
     for value in values:
         if not isinstance(value, str) or not value.strip():
             warn(MlGlossaryWarning.CONFIG, f"{option}: {value!r} is not an entry id or name; it is ignored")
             continue
-        if fold(value) not in known and not (phrases and kind_of(glossary, value) == "phrase"):
+        if fold(value) not in known and not (phrases and _holds_a_name(glossary, value, every_name)):
             names = [name for entry in glossary for name in (entry.id, *entry.names)]
             close = difflib.get_close_matches(value, names, n=1, cutoff=0.7)
             hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -156,6 +159,15 @@ def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: 
             continue
         kept.append(value)
     return kept
+
+
+def _holds_a_name(glossary: Glossary, value: str, every_name: list[TermPattern]) -> bool:
+    """Whether an exclusion that names no entry holds one of the glossary's names (a phrase)."""
+    from .exclusions import every_name_pattern
+
+    if not every_name:
+        every_name.append(every_name_pattern(glossary))
+    return any(True for _ in every_name[0].finditer(value))
 
 
 def _validate_file_limits(config: Config) -> None:

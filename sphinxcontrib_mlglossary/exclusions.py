@@ -10,7 +10,6 @@ reported, as a misspelt entry would be.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -38,38 +37,33 @@ class Exclusions:
     phrases: ProtectedPhrases
 
 
-@functools.lru_cache(maxsize=8)
-def _entry_keys(glossary: Glossary) -> frozenset[str]:
-    return frozenset(fold(key) for entry in glossary.entries for key in (entry.id, *entry.names))
-
-
-@functools.lru_cache(maxsize=8)
-def _names_anywhere(glossary: Glossary) -> TermPattern:
-    # every name of every entry, linked by default or not: a phrase may protect any of them
+def every_name_pattern(glossary: Glossary) -> TermPattern:
+    """A pattern finding every name of every entry, linked by default or not: a phrase may
+    protect any of them (callers keep it: the build's session, or config validation once)."""
     return build_pattern(glossary, included=[entry.id for entry in glossary.entries])
 
 
-def kind_of(glossary: Glossary, value: str) -> Literal["entry", "phrase", ""]:
+def kind_of(glossary: Glossary, value: str, every_name: TermPattern) -> Literal["entry", "phrase", ""]:
     """``entry`` when ``value`` names an entry, ``phrase`` when it holds a name, else ""."""
-    if fold(value) in _entry_keys(glossary):
+    folded = fold(value)
+    if any(folded == fold(key) for entry in glossary.entries for key in (entry.id, *entry.names)):
         return "entry"
-    pattern = _names_anywhere(glossary)
-    if any(True for _ in pattern.finditer(value)):
+    if any(True for _ in every_name.finditer(value)):
         return "phrase"
     return ""
 
 
-def exclusions(glossary: Glossary, values: Iterable[str]) -> Exclusions:
+def exclusions(glossary: Glossary, values: Iterable[str], every_name: TermPattern) -> Exclusions:
     """Split validated values into excluded entries and protected phrases."""
     entries: list[str] = []
     phrases: list[str] = []
     for value in values:
-        (entries if kind_of(glossary, value) == "entry" else phrases).append(value)
+        (entries if kind_of(glossary, value, every_name) == "entry" else phrases).append(value)
     return Exclusions(tuple(entries), protected_phrases(phrases))
 
 
 def page_exclusions(
-    document: nodes.document, docname: str, glossary: Glossary, configured: Iterable[str]
+    document: nodes.document, docname: str, glossary: Glossary, configured: Iterable[str], every_name: TermPattern
 ) -> Exclusions:
     """The project's exclusions plus those the page's metadata adds (unknown ones reported there)."""
     values = list(configured)
@@ -81,7 +75,7 @@ def page_exclusions(
             for value in (part.strip() for part in field[1].astext().split(",")):
                 if not value:
                     continue
-                if kind_of(glossary, value):
+                if kind_of(glossary, value, every_name):
                     values.append(value)
                 else:
                     warn(
@@ -91,4 +85,4 @@ def page_exclusions(
                         # MyST front matter fields carry no source of their own: name the page
                         location=(docname, field.line) if field.line else docname,
                     )
-    return exclusions(glossary, values)
+    return exclusions(glossary, values, every_name)
