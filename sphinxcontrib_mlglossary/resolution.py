@@ -86,10 +86,15 @@ class TermIndex:
         self._ours = _Names()
         #: folded spelling of one of our names (see :mod:`.spellings`) -> the terms it may mean
         self._spelt: dict[str, dict[Place, Found]] = {}
+        siblings: dict[Place, list[str]] = {}
         for name, place in sorted(terms):
             (self._ours if place in ours else self._project).add(name, Found(name, place))
             if place in ours:
-                for form in spellings_of(name, language, abbreviation=has_own_case(name) and name.isupper()):
+                siblings.setdefault(place, []).append(name)
+        for place, names in siblings.items():
+            for name in names:
+                short = has_own_case(name) and name.isupper()
+                for form in spellings_of(name, language, abbreviation=short, siblings=names):
                     self._spelt.setdefault(fold(form), {}).setdefault(place, Found(name, place))
         for name, (term, place) in sorted((redirects or {}).items()):
             self._project.add(name, Found(term, place))

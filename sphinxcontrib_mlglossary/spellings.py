@@ -9,17 +9,23 @@ in any of them resolves to the same entry, so the two ways in never disagree.
 - a hyphen may be a space or nothing ("self attention", "selfattention");
 - a word starting with a common prefix ("pretrained", "subword") may take a hyphen after it;
 - the last word takes its plural or singular, also after a short form ("MLP layers",
-  "input ID"); a short form in capitals takes an "s" ("LLMs"); Spanish names inflect
-  their noun and its adjectives. Arabic has no rule (its broken plurals are irregular).
+  "input ID"); a short form in capitals takes an "s" ("LLMs"), and in English may be
+  followed by the noun its entry's names end with ("EOS token" for "beginning- and
+  end-of-sequence tokens"); Spanish names inflect their noun and its adjectives. Arabic
+  has no rule (its broken plurals are irregular).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from typing import TYPE_CHECKING
 
 from .inflection import english_plural, english_singular, spanish_plural
 from .model import has_own_case
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: prefixes a writer may glue to their word or set off with a hyphen ("pre-trained"), each
 #: with the beginnings of the words it is written with in ML text (so "precision" is no "pre-cision")
@@ -85,15 +91,29 @@ def joined_variants(name: str, language: str) -> list[str]:
     return list(dict.fromkeys([name, *every]))
 
 
-def spellings_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
-    """Every spelling of one name auto-linking finds and ``{term}`` resolves."""
+def with_head_noun(abbreviation: str, siblings: Iterable[str], language: str) -> list[str]:
+    """ "EOS token", "EOS tokens": an English short form in capitals followed by the noun its
+    entry's other names end with ("beginning- and end-of-sequence tokens")."""
+    if language != "en" or not abbreviation.isupper():
+        return []
+    heads = {name.rpartition(" ")[2] for name in siblings if " " in name}
+    forms = []
+    for head in sorted(word for word in heads if word.isalpha() and word.islower()):
+        phrase = f"{abbreviation} {head}"
+        forms += [phrase, english_plural(phrase), english_singular(phrase)]
+    return list(dict.fromkeys(forms))
+
+
+def spellings_of(name: str, language: str, *, abbreviation: bool, siblings: Iterable[str] = ()) -> list[str]:
+    """Every spelling of one name auto-linking finds and ``{term}`` resolves (``siblings``:
+    the other names of its entry, for a short form's head noun)."""
     if abbreviation:
         forms = [name]
         if name[-1:].isupper():
             forms.append(name + "s")  # "LLMs"
         elif name[-1:] == "s" and name[-2:-1].isupper():
             forms.append(name[:-1])  # "input IDs" cited as "input ID"
-        return forms
+        return [*forms, *with_head_noun(name, siblings, language)]
     forms = joined_variants(name, language)
     own_case = has_own_case(name)
     for form in list(forms):

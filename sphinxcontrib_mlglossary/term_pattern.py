@@ -37,9 +37,9 @@ def _same_spelling(written: str, exact: str) -> bool:
     return written[1:] == exact[1:] and written[:1].lower() == exact[:1].lower()
 
 
-def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
+def forms_of(name: str, language: str, *, abbreviation: bool, siblings: Iterable[str] = ()) -> list[str]:
     """The written forms auto-linking recognises for one name (see :mod:`.spellings`)."""
-    return spellings_of(name, language, abbreviation=abbreviation)
+    return spellings_of(name, language, abbreviation=abbreviation, siblings=siblings)
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -173,7 +173,7 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
             exact = own_case or _one_word(name)
             # a capital first letter: a sentence may start with "Input IDs" or "Softmax"
             capital = (not abbreviation and " " in name) or (not own_case and name in linkable)
-            for form in forms_of(name, glossary.language, abbreviation=abbreviation):
+            for form in forms_of(name, glossary.language, abbreviation=abbreviation, siblings=entry.names):
                 key = fold(form)
                 if every.setdefault(key, entry.id) != entry.id:
                     clashes.add(key)  # two entries answer to this form: link neither

@@ -96,6 +96,8 @@ NATURAL = [
     ("encoder-only model", "encoder-models"),
     ("Trainer APIs", "trainer"),
     ("input ID", "input-ids"),
+    ("LLM models", "large-language-models"),
+    ("FFN layer", "feed-forward-network"),
 ]
 
 
@@ -128,3 +130,16 @@ def test_spanish_plurals_and_arabic_names_resolve_as_auto_linking_finds_them():
     resolved = _INDEXES["es"].resolve("modelos preentrenados")
     assert isinstance(resolved, Found) and resolved.place[1] == "pretrained-model"
     assert _found_in_prose("ar", "قناع الانتباه") == ["attention-mask"]
+
+
+def test_a_short_form_with_its_head_noun_resolves_and_is_found_when_the_project_links_it():
+    for written in ("EOS token", "EOS tokens", "BOS token"):
+        resolved = _INDEXES["en"].resolve(written)
+        assert isinstance(resolved, Found) and resolved.place == ("glossary", "bos-eos-tokens"), written
+    # EOS is kept for {term} by the data; a project that opts the entry in gets the same spellings
+    pattern = build_pattern(bundled_glossary("en"), included=["bos-eos-tokens"])
+    text = "Generation stops at the EOS token; BOS tokens start each sequence."
+    assert [(text[m.start : m.end], m.entry_id) for m in pattern.finditer(text)] == [
+        ("EOS token", "bos-eos-tokens"),
+        ("BOS tokens", "bos-eos-tokens"),
+    ]
