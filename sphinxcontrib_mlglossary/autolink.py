@@ -18,8 +18,11 @@ from sphinx.transforms import SphinxTransform
 from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
+from .exclusions import Exclusions, page_exclusions
+from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
-from .term_pattern import TermPattern
+from .protected_phrases import covered
+from .term_pattern import Match, TermPattern
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -55,7 +58,9 @@ _NEVER_INSIDE: tuple[type, ...] = (
     nodes.acronym,
     nodes.image,
     nodes.docinfo,
-    nodes.Invisible,
+    nodes.Invisible,  # comments, targets, substitution definitions, pending transforms
+    nodes.system_message,  # docutils' INFO "Duplicate implicit target name", hidden below the report level
+    nodes.meta,
     addnodes.pending_xref,
     addnodes.glossary,
     addnodes.desc_signature,
@@ -82,11 +87,13 @@ class AutoLinker(SphinxTransform):
         if mode == "off" or any(True for _ in self.document.findall(_is_glossary)):
             return  # never on a glossary page: ours, or one of the project's own
         glossary = session.glossary()
-        pattern = session.pattern(glossary, current.autolink_exclude, current.autolink_include)
+        every_name = session.pattern(glossary, (), tuple(entry.id for entry in glossary.entries))
+        excluded = page_exclusions(self.document, self.env.docname, glossary, current.autolink_exclude, every_name)
+        pattern = session.pattern(glossary, excluded.entries, current.autolink_include)
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)
         for text, scope in list(_prose_texts(self.document, mode)):
-            self._link(text, scope, pattern, names, linked, mode)
+            self._link(text, scope, pattern, names, linked, mode, excluded)
 
     def _link(
         self,
@@ -96,11 +103,12 @@ class AutoLinker(SphinxTransform):
         names: dict[str, str],
         linked: set[tuple[int, str]],
         mode: str,
+        excluded: Exclusions,
     ) -> None:
         source = str(text)
         pieces: list[nodes.Node] = []
         position = 0
-        for match in pattern.finditer(source):
+        for match in self._wanted(source, pattern, excluded):
             key = (scope, match.entry_id)
             if mode != "all" and key in linked:
                 continue
@@ -116,6 +124,20 @@ class AutoLinker(SphinxTransform):
         parent = text.parent
         index = parent.index(text)
         parent[index : index + 1] = pieces
+
+    def _wanted(self, source: str, pattern: TermPattern, excluded: Exclusions) -> Iterator[Match]:
+        """The matches to link: none inside a protected phrase or a longer capitalised name.
+
+        A match left alone uses up nothing: the next mention is still the "first".
+        """
+        protected = excluded.phrases.spans(source)
+        language = session_of(self.env).settings.language
+        for match in pattern.finditer(source):
+            if covered(protected, match.start, match.end):
+                continue
+            if part_of_longer_name(source, match.start, match.end, language):
+                continue
+            yield match
 
     def _reference(self, written: str, target: str) -> addnodes.pending_xref:
         # no "std-term" class: if the term turns out to be on no glossary page, the
@@ -160,12 +182,14 @@ def _page_mode(document: nodes.document, configured: str) -> str:
 
 
 def _scope_of(node: nodes.Node, mode: str) -> int:
-    if mode != "section":
-        return 0
+    """The scope "first" counts in: the ``only`` block holding the node, else its section
+    (``section`` mode) or the page."""
     parent = node.parent
-    while parent is not None and not isinstance(parent, nodes.section):
+    while parent is not None:
+        if isinstance(parent, addnodes.only) or (mode == "section" and isinstance(parent, nodes.section)):
+            return id(parent)
         parent = parent.parent
-    return id(parent) if parent is not None else 0
+    return 0
 
 
 def _explicit_citations(document: nodes.document, pattern: TermPattern, mode: str) -> set[tuple[int, str]]:
@@ -192,6 +216,8 @@ def _prose_texts(document: nodes.document, mode: str) -> Iterator[tuple[nodes.Te
             continue
         if isinstance(node, nodes.Element) and not _NEVER_CLASSES.isdisjoint(node.get("classes", ())):
             continue
-        if mode == "section" and isinstance(node, nodes.section):
+        if isinstance(node, addnodes.only) or (mode == "section" and isinstance(node, nodes.section)):
+            # an ``only`` block may be dropped for this builder: a mention in it uses up
+            # nothing outside it (the doctree is shared by every builder, so it can't be decided here)
             scope = id(node)
         stack.extend((child, scope) for child in reversed(node.children))  # type: ignore[attr-defined]

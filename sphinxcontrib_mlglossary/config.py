@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
+    from .model import Glossary
+    from .term_pattern import TermPattern
+
 #: name -> (default, rebuild, accepted types)
 OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     # glossary language; None follows the project's ``language``
@@ -35,7 +38,8 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_backlinks_user_glossaries": (True, "env", (bool,)),
     # link plain-text mentions of terms: False/"off", "first" (per page), "section", "all"
     "mlglossary_autolink": (False, "env", (bool, str)),
-    # ids or names of entries auto-linking leaves alone
+    # ids or names of entries auto-linking leaves alone, and phrases it links nothing inside
+    # ("Cross Encoder": a product name holding a glossary name)
     "mlglossary_autolink_exclude": ([], "env", (list, tuple)),
     # names (or entry ids: all their names) auto-linking may link although the glossary
     # data keeps them for {term} only (single everyday words such as "tokenizer" or "batch")
@@ -128,7 +132,8 @@ def _validate(app: Sphinx, config: Config) -> None:
 
 
 def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: str) -> list[str]:
-    """Keep the strings that name an entry (by id or any name); say what the others are."""
+    """Keep the strings that name an entry (by id or any name), and for the exclusions the
+    phrases that hold a name (see :mod:`.exclusions`); say what the others are."""
     if not values:
         return []
     import difflib
@@ -138,19 +143,34 @@ def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: 
 
     glossary = bundled_glossary(language)
     known = {fold(entry.id) for entry in glossary} | {fold(name) for entry in glossary for name in entry.names}
+    phrases = option == "mlglossary_autolink_exclude"
+    every_name: list[TermPattern] = []  # built when first needed, once
     kept = []
     for value in values:
         if not isinstance(value, str) or not value.strip():
             warn(MlGlossaryWarning.CONFIG, f"{option}: {value!r} is not an entry id or name; it is ignored")
             continue
-        if fold(value) not in known:
+        if fold(value) not in known and not (phrases and _holds_a_name(glossary, value, every_name)):
             names = [name for entry in glossary for name in (entry.id, *entry.names)]
             close = difflib.get_close_matches(value, names, n=1, cutoff=0.7)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            warn(MlGlossaryWarning.CONFIG, f"{option}: {value!r} names no entry of the glossary; it is ignored{hint}")
+            holds = " and holds none of its names" if phrases else ""
+            warn(
+                MlGlossaryWarning.CONFIG,
+                f"{option}: {value!r} names no entry of the glossary{holds}; it is ignored{hint}",
+            )
             continue
         kept.append(value)
     return kept
+
+
+def _holds_a_name(glossary: Glossary, value: str, every_name: list[TermPattern]) -> bool:
+    """Whether an exclusion that names no entry holds one of the glossary's names (a phrase)."""
+    from .exclusions import every_name_pattern
+
+    if not every_name:
+        every_name.append(every_name_pattern(glossary))
+    return any(True for _ in every_name[0].finditer(value))
 
 
 def _validate_file_limits(config: Config) -> None:

@@ -187,7 +187,12 @@ class MlGlossaryDomain(Domain):
             std = self.env.get_domain("std")
             settled = self.settlement()
             redirects = {name: (term.name, term.place) for name, term in settled.redirects.items()}
-            resolved.terms = term_index(std.objects.items(), settled.our_places(), redirects)  # type: ignore[attr-defined]
+            resolved.terms = term_index(
+                std.objects.items(),  # type: ignore[attr-defined]
+                settled.our_places(),
+                redirects,
+                self.session.settings.language,
+            )
         return resolved.terms
 
     def citation_id(self, docname: str, position: int) -> str | None:

@@ -1,14 +1,16 @@
 """Which term a citation means, in one order everywhere: the project's own terms first.
 
 1. a term of the project's own glossaries: by its exact name, then in any case, then
-   by another form of what was written (see 4); the names of an entry of ours that a
+   by another form of what was written (see 5); the names of an entry of ours that a
    project term replaced (see :mod:`.precedence`) lead to that term as well;
 2. a name, abbreviation or alias of one of our entries shown on a page, exactly, then
    in any case;
 3. a heading as shown on the glossary page and in cards, ``name (abbreviation)``
    (``masked language modeling (MLM)``): both parts resolved by these rules, when
    they land on the same term;
-4. then ours, tried with other forms of what was written: the singular of a plural
+4. then ours by the spellings auto-linking finds too (:mod:`.spellings`: "pre-trained
+   models", "half-precision", "MLP layers"), so the two ways in never disagree;
+5. then ours, tried with other forms of what was written: the singular of a plural
    or possessive (``attention masks``, ``LLMs``, ``ZeRO's``, ``máscaras de atención``),
    the plural of a singular (``decoder model`` for *decoder models*), and, last, the
    name with spaces, hyphens and underscores ignored (``fine tuned``, ``finetuned``,
@@ -25,9 +27,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .inflection import loose_key, variants
-from .model import fold
+from .inflection import POSSESSIVE, loose_key, variants
+from .model import fold, has_own_case
 from .names import heading_parts
+from .spellings import spellings_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -77,11 +80,22 @@ class TermIndex:
         terms: Iterable[tuple[str, Place]],
         ours: set[Place],
         redirects: Mapping[str, tuple[str, Place]] | None = None,
+        language: str = "en",
     ) -> None:
         self._project = _Names()
         self._ours = _Names()
+        #: folded spelling of one of our names (see :mod:`.spellings`) -> the terms it may mean
+        self._spelt: dict[str, dict[Place, Found]] = {}
+        siblings: dict[Place, list[str]] = {}
         for name, place in sorted(terms):
             (self._ours if place in ours else self._project).add(name, Found(name, place))
+            if place in ours:
+                siblings.setdefault(place, []).append(name)
+        for place, names in siblings.items():
+            for name in names:
+                short = has_own_case(name) and name.isupper()
+                for form in spellings_of(name, language, abbreviation=short, siblings=names):
+                    self._spelt.setdefault(fold(form), {}).setdefault(place, Found(name, place))
         for name, (term, place) in sorted((redirects or {}).items()):
             self._project.add(name, Found(term, place))
         self._memo: dict[str, Found | Ambiguous | None] = {}
@@ -108,7 +122,19 @@ class TermIndex:
         shown = self._heading(written)
         if shown is not None:
             return shown
+        spelt = self._spelling(written)
+        if spelt is not None:
+            return spelt
         return _one_of(self._ours, written, forms)
+
+    def _spelling(self, written: str) -> Found | Ambiguous | None:
+        """The term ``written`` is a spelling of, by the rules auto-linking follows too."""
+        found = self._spelt.get(fold(written)) or self._spelt.get(fold(POSSESSIVE.sub("", written)))
+        if not found:
+            return None
+        if len(found) > 1:
+            return Ambiguous(tuple(term.name for term in found.values()))
+        return next(iter(found.values()))
 
     def _heading(self, written: str) -> Found | None:
         """The term a citation written as its heading, ``name (abbreviation)``, means."""
@@ -141,10 +167,12 @@ def term_index(
     std_objects: Iterable[tuple[tuple[str, str], tuple[str, ...]]],
     ours: set[Place],
     redirects: Mapping[str, tuple[str, Place]] | None = None,
+    language: str = "en",
 ) -> TermIndex:
     """The index over the standard domain's ``objects`` (``(type, name) -> (docname, anchor, ...)``)."""
     return TermIndex(
         ((name, (entry[0], entry[1])) for (kind, name), entry in std_objects if kind == "term"),
         ours,
         redirects,
+        language,
     )

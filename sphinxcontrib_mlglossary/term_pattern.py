@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .inflection import english_plural, english_singular, loose_key, spanish_plural
+from .inflection import loose_key
 from .model import fold, has_own_case
 from .names import heading_parts
+from .spellings import spellings_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -36,25 +37,9 @@ def _same_spelling(written: str, exact: str) -> bool:
     return written[1:] == exact[1:] and written[:1].lower() == exact[:1].lower()
 
 
-def forms_of(name: str, language: str, *, abbreviation: bool) -> list[str]:
-    """The written forms auto-linking recognises for one name."""
-    forms = [name]
-    if abbreviation or has_own_case(name):
-        if name[-1:].isupper():
-            forms.append(name + "s")  # "LLMs"
-        elif name[-1:] == "s" and name[-2:-1].isupper():
-            forms.append(name[:-1])  # "input IDs" cited as "input ID"
-        return forms
-    if "-" in name:  # "self-attention": "self attention", "selfattention"
-        forms += [name.replace("-", " "), name.replace("-", "")]
-    for form in list(forms):
-        if form.isascii():
-            forms.append(english_plural(form))
-            forms.append(english_singular(form))
-        if language == "es":
-            forms.append(spanish_plural(form))
-    # Arabic: no rule (broken plurals are irregular); docs/how-to/cite-terms.md says so
-    return [form for form in dict.fromkeys(forms) if form]
+def forms_of(name: str, language: str, *, abbreviation: bool, siblings: Iterable[str] = ()) -> list[str]:
+    """The written forms auto-linking recognises for one name (see :mod:`.spellings`)."""
+    return spellings_of(name, language, abbreviation=abbreviation, siblings=siblings)
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -188,7 +173,7 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
             exact = own_case or _one_word(name)
             # a capital first letter: a sentence may start with "Input IDs" or "Softmax"
             capital = (not abbreviation and " " in name) or (not own_case and name in linkable)
-            for form in forms_of(name, glossary.language, abbreviation=abbreviation):
+            for form in forms_of(name, glossary.language, abbreviation=abbreviation, siblings=entry.names):
                 key = fold(form)
                 if every.setdefault(key, entry.id) != entry.id:
                     clashes.add(key)  # two entries answer to this form: link neither
