@@ -4,7 +4,8 @@ imports, and, where it needs nothing beyond the standard library, runs as shown.
 The blocks of one entry form one session, in order. A block that needs more says so in its
 fence, out of the reader's view: ```` ```python requires=transformers,hub ```` (``hub``:
 downloads a model or data set; MyST reads only the first word of a fence as its language);
-such blocks are checked for syntax and names only here. Marked ``examples``
+such blocks are checked for syntax and names only here, and so are scripts for several
+processes (``requires=torch,torchrun``). Marked ``examples``
 (``pytest -m examples``, which ``tox -e examples`` runs with CPU PyTorch and Transformers
 installed), the blocks that need libraries run too, wherever those libraries are importable
 and no Hub download is needed; otherwise each such entry is skipped, saying what is missing.
@@ -28,9 +29,11 @@ FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```", re.MULTILINE | re
 REQUIRES = re.compile(r"(?:^|\s)requires=(?P<what>[\w,.-]+)(?:\s|$)")
 #: test metadata written as a comment, where the reader would see it
 COMMENTED = re.compile(r"^(?:>>> )?#\s*requires\b", re.MULTILINE)
-KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub"}
-#: requirements that name an importable package (``hub`` names a network download instead)
-PACKAGES = KNOWN_REQUIREMENTS - {"hub"}
+KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub", "torchrun"}
+#: requirements that no single test process can meet: a download, or a script for several processes
+NOT_IN_PROCESS = {"hub", "torchrun"}
+#: requirements that name an importable package
+PACKAGES = KNOWN_REQUIREMENTS - NOT_IN_PROCESS
 
 
 @dataclass
@@ -116,6 +119,7 @@ def _run_session(language: str, entry: str, blocks: list[Block]) -> None:
         if block.doctest_style:
             test = doctest.DocTestParser().get_doctest(block.code, globs, name, None, 0)
             runner.run(test, clear_globs=False)
+            globs = test.globs  # a DocTest works on a copy: the next block sees what this one defined
         else:
             exec(compile(block.code, name, "exec"), globs)
     result = runner.summarize(verbose=False)
@@ -131,10 +135,10 @@ NEEDING_LIBRARIES = [(language, entry) for language, entry in ALL if (language, 
 
 
 def offline_blocks(blocks: list[Block]) -> list[Block]:
-    """The blocks before an entry's first Hub download: later ones may use what it loaded."""
+    """The blocks before an entry's first Hub download or torchrun script: later ones may use what it made."""
     ahead: list[Block] = []
     for block in blocks:
-        if "hub" in block.requires:
+        if block.requires & NOT_IN_PROCESS:
             break
         ahead.append(block)
     return ahead
@@ -157,10 +161,12 @@ def test_examples_that_need_libraries_run_as_shown(language, entry, tmp_path, mo
     """
     blocks = offline_blocks(sessions(language)[entry])
     if not blocks:
-        pytest.skip("every example needs a Hub download")
+        pytest.skip("every example needs a Hub download or a torchrun launch")
     missing = missing_packages(blocks)
     if missing:
-        pytest.skip(f"needs {', '.join(missing)} (not importable here; `tox -e examples` installs torch and transformers)")
+        pytest.skip(
+            f"needs {', '.join(missing)} (not importable here; `tox -e examples` installs torch, transformers and accelerate)"
+        )
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.chdir(tmp_path)
     _run_session(language, entry, blocks)
@@ -174,6 +180,7 @@ def test_offline_blocks_stop_at_the_first_download_and_missing_packages_name_wha
     after = Block("x", "y = x\n", set())
     assert offline_blocks([torch_block, download, after]) == [torch_block]
     assert offline_blocks([download, after]) == []
+    assert offline_blocks([Block("x", "", {"torch", "torchrun"}), after]) == []
     absent = Block("x", "", {"peft", "hub"})
     assert missing_packages([absent]) == ([] if importlib.util.find_spec("peft") else ["peft"])
 
