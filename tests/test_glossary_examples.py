@@ -4,7 +4,11 @@ imports, and, where it needs nothing beyond the standard library, runs as shown.
 The blocks of one entry form one session, in order. A block that needs more says so in its
 fence, out of the reader's view: ```` ```python requires=transformers,hub ```` (``hub``:
 downloads a model or data set; MyST reads only the first word of a fence as its language);
-such blocks are checked for syntax and names only.
+such blocks are checked for syntax and names only here, and so are scripts for several
+processes (``requires=torch,torchrun``). Marked ``examples``
+(``pytest -m examples``, which ``tox -e examples`` runs with CPU PyTorch and Transformers
+installed), the blocks that need libraries run too, wherever those libraries are importable
+and no Hub download is needed; otherwise each such entry is skipped, saying what is missing.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import ast
 import builtins
 import doctest
+import importlib.util
 import re
 import tomllib
 from dataclasses import dataclass
@@ -24,7 +29,11 @@ FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<code>.*?)^```", re.MULTILINE | re
 REQUIRES = re.compile(r"(?:^|\s)requires=(?P<what>[\w,.-]+)(?:\s|$)")
 #: test metadata written as a comment, where the reader would see it
 COMMENTED = re.compile(r"^(?:>>> )?#\s*requires\b", re.MULTILINE)
-KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub"}
+KNOWN_REQUIREMENTS = {"torch", "transformers", "datasets", "peft", "accelerate", "hub", "torchrun"}
+#: requirements that no single test process can meet: a download, or a script for several processes
+NOT_IN_PROCESS = {"hub", "torchrun"}
+#: requirements that name an importable package
+PACKAGES = KNOWN_REQUIREMENTS - NOT_IN_PROCESS
 
 
 @dataclass
@@ -101,19 +110,79 @@ RUNNABLE = [
 ]
 
 
-@pytest.mark.parametrize(("language", "entry"), RUNNABLE, ids=[f"{lang}-{entry}" for lang, entry in RUNNABLE])
-def test_examples_that_need_nothing_more_run_as_shown(language, entry):
+def _run_session(language: str, entry: str, blocks: list[Block]) -> None:
+    """Run blocks as one session, in order, and fail when an example prints something else."""
     globs: dict[str, object] = {"__name__": f"glossary_{entry}"}
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for number, block in enumerate(sessions(language)[entry], start=1):
+    for number, block in enumerate(blocks, start=1):
         name = f"{language}.toml {entry} block {number}"
         if block.doctest_style:
             test = doctest.DocTestParser().get_doctest(block.code, globs, name, None, 0)
             runner.run(test, clear_globs=False)
+            globs = test.globs  # a DocTest works on a copy: the next block sees what this one defined
         else:
             exec(compile(block.code, name, "exec"), globs)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{language}.toml {entry}: {result.failed} example(s) print something else"
+
+
+@pytest.mark.parametrize(("language", "entry"), RUNNABLE, ids=[f"{lang}-{entry}" for lang, entry in RUNNABLE])
+def test_examples_that_need_nothing_more_run_as_shown(language, entry):
+    _run_session(language, entry, sessions(language)[entry])
+
+
+NEEDING_LIBRARIES = [(language, entry) for language, entry in ALL if (language, entry) not in RUNNABLE]
+
+
+def offline_blocks(blocks: list[Block]) -> list[Block]:
+    """The blocks before an entry's first Hub download or torchrun script: later ones may use what it made."""
+    ahead: list[Block] = []
+    for block in blocks:
+        if block.requires & NOT_IN_PROCESS:
+            break
+        ahead.append(block)
+    return ahead
+
+
+def missing_packages(blocks: list[Block]) -> list[str]:
+    needed = set().union(*(block.requires for block in blocks)) & PACKAGES
+    return sorted(name for name in needed if importlib.util.find_spec(name) is None)
+
+
+@pytest.mark.examples
+@pytest.mark.parametrize(
+    ("language", "entry"), NEEDING_LIBRARIES, ids=[f"{lang}-{entry}" for lang, entry in NEEDING_LIBRARIES]
+)
+def test_examples_that_need_libraries_run_as_shown(language, entry, tmp_path, monkeypatch):
+    """Where torch, transformers... are installed, their examples print what the glossary shows.
+
+    Only the blocks before the entry's first ``hub`` block run, offline (``HF_HUB_OFFLINE``), from
+    an empty directory, so an untagged download fails and a stray file is never left behind.
+    """
+    blocks = offline_blocks(sessions(language)[entry])
+    if not blocks:
+        pytest.skip("every example needs a Hub download or a torchrun launch")
+    missing = missing_packages(blocks)
+    if missing:
+        pytest.skip(
+            f"needs {', '.join(missing)} (not importable here; `tox -e examples` installs torch, transformers and accelerate)"
+        )
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.chdir(tmp_path)
+    _run_session(language, entry, blocks)
+    assert list(tmp_path.iterdir()) == [], f"{language}.toml {entry} wrote into the working directory"
+
+
+def test_offline_blocks_stop_at_the_first_download_and_missing_packages_name_what_to_install():
+    """The selection the library mode runs by: a broken rule would skip or run the wrong blocks silently."""
+    torch_block = Block("x", "import torch\n", {"torch"})
+    download = Block("x", "x = 1\n", {"transformers", "hub"})
+    after = Block("x", "y = x\n", set())
+    assert offline_blocks([torch_block, download, after]) == [torch_block]
+    assert offline_blocks([download, after]) == []
+    assert offline_blocks([Block("x", "", {"torch", "torchrun"}), after]) == []
+    absent = Block("x", "", {"peft", "hub"})
+    assert missing_packages([absent]) == ([] if importlib.util.find_spec("peft") else ["peft"])
 
 
 def test_no_example_shows_its_test_metadata_to_the_reader():
