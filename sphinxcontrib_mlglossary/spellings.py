@@ -119,8 +119,8 @@ def spellings_of(name: str, language: str, *, abbreviation: bool, siblings: Iter
     for form in list(forms):
         last = form.rpartition(" ")[2]
         if own_case and not (last.isalpha() and last.islower()):
-            if last[-1:].isupper():
-                forms.append(form + "s")  # "Trainer APIs"
+            if last[-1:].isupper() and len(last) > 1:
+                forms.append(form + "s")  # "Trainer APIs"; never "STS Bs" for "STS-B"
             elif last[-1:] == "s" and last[-2:-1].isupper():
                 forms.append(form[:-1])  # "input IDs" cited as "input ID"
             continue

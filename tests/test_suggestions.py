@@ -50,7 +50,7 @@ UNRELATED = {
     "GNN": ["RNN", "NN"],
     "GPT4": ["GPTQ"],
     "teacher forcing": [],
-    "cosine similarity": [],
+    "gradient boosting": [],
     "data drift": [],
     "contrastive loss": ["contrastive learning"],
     "sampling temperature": ["sampling rate", "sample rate"],
