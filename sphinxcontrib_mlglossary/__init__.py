@@ -12,9 +12,10 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, card_asset, card_marks, config, legacy_anchors, nodes, page_direction, single_page
+    from . import assets, card_asset, card_marks, config, legacy_anchors, nodes, page_direction, prerendered, single_page
     from .autolink import AutoLinker
     from .backlinks import Backlinks
+    from .body_expansion import StoredBodies
     from .cited_only import CitedOnly
     from .directives import MlGlossaryDirective
     from .domain import MlGlossaryDomain, reading_done, start_session
@@ -37,6 +38,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
     legacy_anchors.register(app)
+    prerendered.register(app)
+    app.add_post_transform(StoredBodies)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)
     app.add_post_transform(CitedOnly)
