@@ -12,7 +12,17 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register everything the extension adds; the one place that wires it together."""
-    from . import assets, card_asset, card_marks, config, legacy_anchors, nodes, page_direction, prerendered, single_page
+    from . import (
+        assets,
+        card_asset,
+        card_marks,
+        config,
+        legacy_anchors,
+        nodes,
+        page_direction,
+        prerendered,
+        single_page,
+    )
     from .autolink import AutoLinker
     from .backlinks import Backlinks
     from .body_expansion import StoredBodies

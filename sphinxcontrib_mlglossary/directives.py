@@ -18,14 +18,14 @@ from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .entry_bodies import mark_references
 from .folding import fold_long_examples
 from .i18n import _
 from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
-from .entry_bodies import mark_references
 from .markup import render_blocks
-from .prerendered import Prerendered, body_node, bundled_prerendered
 from .nodes import ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
+from .prerendered import Prerendered, body_node, bundled_prerendered
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
@@ -207,7 +207,9 @@ class MlGlossaryDirective(SphinxDirective):
             # warnings about the body point at the entry in its data file, not at this page
             session = glossary_domain(self.env).session
             location = data_location(session, entry)  # a merged glossary holds entries of two files
-            parsed = render_blocks(session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id)
+            parsed = render_blocks(
+                session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id
+            )
             body = fold_long_examples(parsed)
         mark_references(body, glossary)
         return body
@@ -253,4 +255,3 @@ class MlGlossaryDirective(SphinxDirective):
             xref[ENTRY_REFERENCE] = True
             paragraph += xref
         return paragraph
-

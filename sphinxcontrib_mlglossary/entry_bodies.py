@@ -69,7 +69,7 @@ def parse_bodies(
     ``settings`` are the page's reading settings; references name ``docname`` as their page.
     """
     scratch = new_document("<mlglossary>", settings)
-    holders: dict[str, nodes.Element] = {}
+    holders: dict[str, nodes.container] = {}
     renderer = session.entry_renderer()
     with sphinx_domains(env), lent_page(env):
         for key, text, location in texts:
@@ -139,7 +139,7 @@ def prerenderable(blocks: list[nodes.Node]) -> str:
     for block in blocks:
         for node in block.findall():
             if not isinstance(node, _PLAIN_NODES):
-                return f"it holds a {node.tagname} node"
+                return f"it holds a {type(node).__name__} node"
             if isinstance(node, nodes.Element) and (node["ids"] or node["names"]):
                 return f"its {node.tagname} node has an id"
             if isinstance(node, nodes.reference) and not node.get("refuri"):

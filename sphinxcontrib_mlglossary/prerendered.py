@@ -88,7 +88,8 @@ class Prerendered:
             "format": FORMAT,
             "canary": {"text": self.canary_text, **self.canary.as_data()},
             "entries": {
-                entry_id: {"body": digest, **fragment.as_data()} for entry_id, (digest, fragment) in self.entries.items()
+                entry_id: {"body": digest, **fragment.as_data()}
+                for entry_id, (digest, fragment) in self.entries.items()
             },
         }
 
@@ -138,13 +139,13 @@ def node_data(node: nodes.Node) -> NodeData:
     if isinstance(node, nodes.Text):
         return str(node)
     if not isinstance(node, nodes.Element) or node.tagname not in _NODE_CLASSES:
-        raise ValueError(f"a stored link can't hold a {node.tagname} node")
+        raise ValueError(f"a stored link can't hold a {type(node).__name__} node")
     attributes = {key: value for key, value in node.attributes.items() if key not in _PAGE_ATTRIBUTES and value != []}
     json.dumps(attributes)  # raises for anything JSON can't hold
     return [node.tagname, attributes, [node_data(child) for child in node.children]]
 
 
-def node_from_data(data: NodeData) -> nodes.Node:
+def node_from_data(data: NodeData) -> nodes.Text | nodes.Element:
     if isinstance(data, str):
         return nodes.Text(data)
     tagname, attributes, children = data
@@ -160,7 +161,8 @@ def body_node(entry_id: str, language: str, fragment: Fragment, docname: str) ->
     for position, piece in enumerate(fragment.pieces):
         if position:
             link = node_from_data(fragment.links[position - 1])
-            link["refdoc"] = docname
+            if isinstance(link, nodes.Element):
+                link["refdoc"] = docname
             body += link
         if piece:
             body += nodes.raw(piece, piece, format="html")
