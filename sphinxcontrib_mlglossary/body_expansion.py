@@ -83,9 +83,10 @@ class StoredBodies(SphinxPostTransform):
         docname = self._page_of(bodies[0])
         texts = [(body["entry"], _body_text(glossary, body["entry"]), None) for body in bodies]
         parsed = parse_bodies(self.env, session, texts, self.document.settings, docname)
+        known: dict[str, bool] = {}
         for body in bodies:
             blocks = parsed[body["entry"]]
-            mark_references(blocks, glossary)
+            mark_references(blocks, glossary, known)
             for block in blocks:
                 for text_node in block.findall(nodes.TextElement):
                     text_node["translatable"] = False

@@ -64,6 +64,7 @@ class MlGlossaryDirective(SphinxDirective):
         # bodies rendered ahead of time exist for the shipped data only: a project's own file is always parsed
         self._stored = bundled_prerendered(language) if spec.bundled else None
         self._language = language
+        self._known_targets: dict[str, bool] = {}
         entries = self._select(glossary)
         entries.sort(key=lambda entry: sort_key(entry.name, language))
 
@@ -211,7 +212,7 @@ class MlGlossaryDirective(SphinxDirective):
                 session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id
             )
             body = fold_long_examples(parsed)
-        mark_references(body, glossary)
+        mark_references(body, glossary, self._known_targets)
         return body
 
     def _term(self, entry: Entry) -> nodes.term:

@@ -41,15 +41,24 @@ if TYPE_CHECKING:
     from .session import BuildSession
 
 
-def mark_references(blocks: Iterable[nodes.Node], glossary: Glossary) -> None:
-    """Mark an entry's API references, and its term references to entries of the same data."""
+def mark_references(blocks: Iterable[nodes.Node], glossary: Glossary, known: dict[str, bool] | None = None) -> None:
+    """Mark an entry's API references, and its term references to entries of the same data.
+
+    ``known`` remembers the answer per target across the entries of one page (the same
+    few hundred targets recur, and each look-up tries every inflection).
+    """
+    known = {} if known is None else known
     for block in blocks:
         if isinstance(block, nodes.Element):
             for xref in block.findall(addnodes.pending_xref):
                 if xref.get("refdomain") == "py":
                     xref[API_REFERENCE] = True
-                elif xref.get("reftype") == "term" and names_an_entry(glossary, xref.get("reftarget", "")):
-                    xref[ENTRY_REFERENCE] = True
+                elif xref.get("reftype") == "term":
+                    target = xref.get("reftarget", "")
+                    if target not in known:
+                        known[target] = names_an_entry(glossary, target)
+                    if known[target]:
+                        xref[ENTRY_REFERENCE] = True
 
 
 def names_an_entry(glossary: Glossary, target: str) -> bool:

@@ -41,10 +41,12 @@ LINK_MARK = "\ue000mlglossary-link\ue000"
 NodeData = list[Any] | str
 
 
-class prerendered_body(nodes.General, nodes.TextElement):
+class prerendered_body(nodes.Special, nodes.TextElement):
     """An entry's body as stored HTML: ``raw`` pieces with the body's links between them.
 
     A text element, as a paragraph is: writers take a link outside one for an image link.
+    A special one, which smart quotes pass by: its text was educated when it was stored, and
+    walking a megabyte of HTML pieces for quotes cost a build seconds.
 
     ``entry`` and ``language`` name the body, so formats other than HTML (and HTML the
     stored pieces do not match) get it parsed in its place when the page is written.
