@@ -22,11 +22,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
         nodes,
         page_direction,
         page_terms,
+        prerendered,
         single_page,
         structured_data,
     )
     from .autolink import AutoLinker
     from .backlinks import Backlinks
+    from .body_expansion import StoredBodies
     from .cited_only import CitedOnly
     from .directives import MlGlossaryDirective
     from .domain import MlGlossaryDomain, reading_done, start_session
@@ -51,6 +53,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role_to_domain("std", "term", term_role(), override=True)
     app.add_transform(AutoLinker)
     legacy_anchors.register(app)
+    prerendered.register(app)
+    app.add_post_transform(StoredBodies)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)
     first_use.register(app)

@@ -18,14 +18,15 @@ from sphinx.util.docutils import SphinxDirective
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .entry_anchors import claim_anchor
+from .entry_bodies import mark_references
 from .folding import fold_long_examples
 from .i18n import _
-from .inflection import variants
 from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
 from .markup import render_blocks
-from .nodes import API_REFERENCE, ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
+from .nodes import ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
 from .plausible import plausible
+from .prerendered import Prerendered, body_node, bundled_prerendered
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
 from .text_direction import direction, list_separator
@@ -44,6 +45,9 @@ class MlGlossaryDirective(SphinxDirective):
     """Render the bundled glossary (or a subset of it) and register its terms."""
 
     has_content = False
+    #: the shipped bodies rendered ahead of time (None: parse every body)
+    _stored: Prerendered | None = None
+    _language = ""
     option_spec: ClassVar[OptionSpec] = {
         "terms": directives.unchanged,
         "tags": directives.unchanged,
@@ -58,6 +62,10 @@ class MlGlossaryDirective(SphinxDirective):
         if loaded is None:
             return []
         spec, glossary = loaded
+        # bodies rendered ahead of time exist for the shipped data only: a project's own file is always parsed
+        self._stored = bundled_prerendered(language) if spec.bundled else None
+        self._language = language
+        self._known_targets: dict[str, bool] = {}
         entries = self._select(glossary)
         entries.sort(key=lambda entry: sort_key(entry.name, language))
 
@@ -189,24 +197,29 @@ class MlGlossaryDirective(SphinxDirective):
         term = self._term(entry, anchor)
         defined[entry.id] = anchor
         # warnings about the body point at the entry in its data file, not at this page
-        session = glossary_domain(self.env).session
-        location = data_location(session, entry)  # a merged glossary holds entries of two files
-        renderer = session.entry_renderer()
-        body = render_blocks(renderer, entry.body, document, location=location, entry=entry.id)
-        for block in body:
-            if isinstance(block, nodes.Element):
-                for xref in block.findall(addnodes.pending_xref):
-                    if xref.get("refdomain") == "py":
-                        xref[API_REFERENCE] = True
-                    elif xref.get("reftype") == "term" and _names_an_entry(glossary, xref.get("reftarget", "")):
-                        xref[ENTRY_REFERENCE] = True
-        definition = nodes.definition("", *fold_long_examples(body))
+        definition = nodes.definition("", *self._body(entry, glossary))
         related = [glossary.get(target) for target in entry.see_also]
         if any(related):
             definition += self._see_also([r for r in related if r is not None])
         item = nodes.definition_list_item("", term, definition)
         item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
         return item
+
+    def _body(self, entry: Entry, glossary: Glossary) -> list[nodes.Node]:
+        """The entry's text: stored HTML with its links (see .prerendered), or parsed here."""
+        fragment = self._stored.fragment(entry.id, entry.body) if self._stored is not None else None
+        if fragment is not None:
+            body: list[nodes.Node] = [body_node(entry.id, self._language, fragment, self.env.docname)]
+        else:
+            # warnings about the body point at the entry in its data file, not at this page
+            session = glossary_domain(self.env).session
+            location = data_location(session, entry)  # a merged glossary holds entries of two files
+            parsed = render_blocks(
+                session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id
+            )
+            body = fold_long_examples(parsed)
+        mark_references(body, glossary, self._known_targets)
+        return body
 
     def _term(self, entry: Entry, anchor: str) -> nodes.term:
         """The term node, with its anchors and index entries.
@@ -249,8 +262,3 @@ class MlGlossaryDirective(SphinxDirective):
             xref[ENTRY_REFERENCE] = True
             paragraph += xref
         return paragraph
-
-
-def _names_an_entry(glossary: Glossary, target: str) -> bool:
-    """Whether a term reference in an entry's text cites another entry of the same data."""
-    return any(glossary.find(form) is not None for form in (target, *variants(target)))

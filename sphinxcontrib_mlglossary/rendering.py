@@ -47,7 +47,7 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
         # a scratch document with the page's settings: a role object keeps the document
         # of its last use, which would keep this page alive for the rest of the build
         scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
-        with sphinx_domains(domain.env), _lent_page(domain.env):
+        with sphinx_domains(domain.env), lent_page(domain.env):
             inline = tuple(
                 render_inline(
                     session.entry_renderer(),
@@ -62,7 +62,7 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
 
 
 @contextmanager
-def _lent_page(env: BuildEnvironment) -> Iterator[None]:
+def lent_page(env: BuildEnvironment) -> Iterator[None]:
     """Sphinx before 8.2 asks a role for the page being read, and raises outside reading: lend one."""
     if hasattr(env, "current_document") or "docname" in env.temp_data:
         yield

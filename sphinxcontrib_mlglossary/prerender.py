@@ -1,0 +1,141 @@
+"""Render the shipped entry bodies ahead of time: ``python -m sphinxcontrib_mlglossary.prerender``.
+
+Run it after editing an entry of ``glossaries/*.toml``: it rewrites
+``glossaries/prerendered/<language>.json`` (see :mod:`.prerendered`) and is
+deterministic, so an unchanged glossary gives byte-identical files. ``--check`` writes
+nothing and exits 1 when a stored file is not what the data gives (tests run it).
+
+Each language is rendered by an HTML build of an empty project (the default theme and
+settings), whose builder then writes every body through :mod:`.entry_bodies`. Bodies
+that hold something the page must see as nodes (see
+:func:`~.entry_bodies.prerenderable`) are left out and stay parsed in every build; so is
+any body using a construct or code language the canary does not show, because a build
+could not check that construct's HTML before using it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx.application import Sphinx
+
+from .domain import glossary_domain
+from .entry_bodies import fragment_html, node_kinds, parse_bodies, prerenderable
+from .loader import BUNDLED_LANGUAGES, bundled_glossary
+from .prerendered import Prerendered, body_digest, prerendered_path
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: one of every construct the stored bodies use; a code block per language is added to it
+CANARY_TEXT = """\
+"Double" and 'single' quotes -- it's a *short* **strong** `literal`, a [link](https://example.org/a?b=1&c=2)
+and a term: {term}`attention`... 1 < 2 & more.
+
+- a bullet with `code`
+- another, *with* {term}`tokenizer`
+
+1. first
+2. second
+
+> quoted text, "in quotes"
+"""
+
+
+def _canary(languages: Sequence[str]) -> str:
+    blocks = [CANARY_TEXT]
+    for language in languages:
+        blocks.append(f'```{language}\n>>> print("x")  # doctest: +SKIP\nx = 1 < 2  # "quoted"\n```\n')
+    # a code block long enough to fold
+    blocks.append("```text\n" + "".join(f"line {number}\n" for number in range(12)) + "```\n")
+    return "\n".join(blocks)
+
+
+def render_language(language: str) -> tuple[Prerendered, list[str]]:
+    """One language's stored bodies, and the entries left to parsing (with why)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "source"
+        source.mkdir()
+        (source / "conf.py").write_text(
+            f"extensions = ['sphinxcontrib_mlglossary']\nlanguage = {language!r}\n", encoding="utf-8"
+        )
+        (source / "index.rst").write_text("Scratch\n=======\n", encoding="utf-8")
+        app = Sphinx(
+            str(source),
+            str(source),
+            str(Path(scratch) / "html"),
+            str(Path(scratch) / "doctrees"),
+            "html",
+            status=io.StringIO(),
+            warning=io.StringIO(),
+            freshenv=True,
+        )
+        app.build()
+        env = app.env
+        session = glossary_domain(env).session
+        settings = env.get_doctree("index").settings
+        glossary = bundled_glossary(language)
+        bodies = {entry.id: entry.body for entry in glossary}
+        parsed = parse_bodies(env, session, [(entry.id, entry.body, None) for entry in glossary], settings, "index")
+        left: list[str] = []
+        kept = {}
+        for entry in glossary:
+            reason = prerenderable(parsed[entry.id])
+            if reason:
+                left.append(f"{language} {entry.id}: {reason}")
+            else:
+                kept[entry.id] = parsed[entry.id]
+        code_languages = sorted(
+            {kind.split(":", 1)[1] for blocks in kept.values() for kind in node_kinds(blocks) if ":" in kind}
+        )
+        canary_text = _canary(code_languages)
+        canary_blocks = parse_bodies(env, session, [("canary", canary_text, None)], settings, "index")["canary"]
+        shown = node_kinds(canary_blocks)
+        entries = {}
+        for entry_id, blocks in kept.items():
+            unshown = node_kinds(blocks) - shown
+            if unshown:
+                left.append(f"{language} {entry_id}: the canary shows no {', '.join(sorted(unshown))}")
+                continue
+            entries[entry_id] = (body_digest(bodies[entry_id]), fragment_html(app.builder, blocks))
+        return Prerendered(canary_text, fragment_html(app.builder, canary_blocks), entries), left
+
+
+def serialized(prerendered: Prerendered) -> str:
+    return json.dumps(prerendered.as_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sphinxcontrib_mlglossary.prerender", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a stored file is stale")
+    parser.add_argument("--language", action="append", choices=BUNDLED_LANGUAGES, help="only this language")
+    arguments = parser.parse_args(argv)
+    stale = []
+    for language in arguments.language or BUNDLED_LANGUAGES:
+        prerendered, left = render_language(language)
+        text = serialized(prerendered)
+        path = prerendered_path(language)
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if arguments.check:
+            if current != text:
+                stale.append(str(path))
+            continue
+        for line in left:
+            print(f"parsed in every build: {line}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"{path}: {len(prerendered.entries)} bodies ({len(text) // 1024} KiB)")
+    if stale:
+        print("stale, run python -m sphinxcontrib_mlglossary.prerender: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

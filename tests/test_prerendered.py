@@ -1,0 +1,165 @@
+"""Entry bodies rendered ahead of time: the same page as parsing them, for a fraction of the cost.
+
+Each comparison builds a project twice, once with the shipped stored bodies and once with
+them taken away (the path every build takes when they are missing, stale or unusable),
+and compares what the reader gets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+from docutils import nodes
+
+from sphinxcontrib_mlglossary import directives, prerender
+from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, bundled_glossary
+from sphinxcontrib_mlglossary.prerendered import bundled_prerendered, prerendered_body, prerendered_path
+
+from .conftest import read_html
+
+
+def _without_stored_bodies(monkeypatch):
+    monkeypatch.setattr(directives, "bundled_prerendered", lambda language: None)
+
+
+def _entries_html(path):
+    """Each entry's definition as written, keyed by its anchor."""
+    soup = read_html(path)
+    return {dt["id"]: str(dt.find_next_sibling("dd")) for dt in soup.select("div.mlglossary dt[id]")}
+
+
+def _stored_count(app, docname="glossary"):
+    return len(list(app.env.get_doctree(docname).findall(prerendered_body)))
+
+
+def test_stored_bodies_are_current():
+    """The shipped files are what the generator makes of the shipped data (regenerate: see CONTRIBUTING)."""
+    assert prerender.main(["--check"]) == 0
+
+
+def test_generator_is_deterministic_and_covers_the_glossary():
+    for language in BUNDLED_LANGUAGES:
+        stored = bundled_prerendered(language)
+        assert stored is not None
+        ids = {entry.id for entry in bundled_glossary(language)}
+        assert set(stored.entries) <= ids
+        assert len(stored.entries) >= len(ids) - 5  # only bodies the page must see as nodes are left out
+        data = json.loads(prerendered_path(language).read_text(encoding="utf-8"))
+        assert (
+            prerender.serialized(stored)
+            == json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+        )
+
+
+def test_a_body_edited_without_regenerating_is_parsed():
+    stored = bundled_prerendered("en")
+    entry = next(e for e in bundled_glossary("en") if e.id in stored.entries)
+    assert stored.fragment(entry.id, entry.body) is not None
+    assert stored.fragment(entry.id, entry.body + "\nMore text.") is None
+
+
+@pytest.mark.parametrize("language", BUNDLED_LANGUAGES)
+def test_html_page_equals_the_parsed_page(root_app, monkeypatch, language):
+    stored_app = root_app("html", "basic-md", confoverrides={"language": language})
+    stored_app.build()
+    assert _stored_count(stored_app) > 150
+    with monkeypatch.context() as patch:
+        _without_stored_bodies(patch)
+        parsed_app = root_app("html", "basic-md", confoverrides={"language": language})
+        parsed_app.build()
+    assert _stored_count(parsed_app) == 0
+    stored = _entries_html(stored_app.outdir / "glossary.html")
+    parsed = _entries_html(parsed_app.outdir / "glossary.html")
+    assert len(stored) > 150
+    assert stored == parsed
+    for page in ("index.html", "guide.html"):
+        assert (stored_app.outdir / page).read_text(encoding="utf-8") == (parsed_app.outdir / page).read_text(
+            encoding="utf-8"
+        )
+
+
+@pytest.mark.parametrize("buildername", ["text", "latex", "singlehtml", "epub"])
+def test_other_builders_write_what_parsing_writes(root_app, monkeypatch, buildername):
+    stored_app = root_app(buildername, "basic-rst")
+    stored_app.build()
+    assert _stored_count(stored_app) > 150  # the read doctree is the same for every builder
+    with monkeypatch.context() as patch:
+        _without_stored_bodies(patch)
+        parsed_app = root_app(buildername, "basic-rst")
+        parsed_app.build()
+    outputs = {
+        "text": "glossary.txt",
+        "latex": "basic-rst.tex",
+        "singlehtml": "index.html",
+        "epub": "glossary.xhtml",
+    }
+    name = outputs[buildername]
+    if buildername == "latex":
+        name = next(p.name for p in stored_app.outdir.glob("*.tex"))
+    written = (stored_app.outdir / name).read_text(encoding="utf-8")
+    assert written == (parsed_app.outdir / name).read_text(encoding="utf-8")
+    assert "mlglossary-link" not in written
+
+
+def test_bodies_stay_searchable(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    assert _stored_count(app) > 150
+    index = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    terms = json.loads(re.search(r'"terms":(\{.*?\})', index).group(1))
+    # words that appear only in entry bodies (not in names or summaries) are indexed
+    glossary = bundled_glossary("en")
+    entry = glossary.get("attention")
+    body_only = {
+        word.lower()
+        for word in re.findall(r"[A-Za-z]{6,}", nodes.Text(entry.body).astext())
+        if word.lower() not in entry.summary.lower() and word.lower() not in entry.name.lower()
+    }
+    stemmed_hits = [word for word in body_only if any(term.startswith(word[:5]) for term in terms)]
+    assert len(stemmed_hits) >= len(body_only) * 0.8
+
+
+def test_a_builder_writing_bodies_differently_gets_them_parsed(root_app, monkeypatch):
+    """smartquotes off changes the quotes in the canary: the stored HTML is not used."""
+    overrides = {"smartquotes": False}
+    stored_app = root_app("html", "basic-md", confoverrides=overrides)
+    stored_app.build()
+    with monkeypatch.context() as patch:
+        _without_stored_bodies(patch)
+        parsed_app = root_app("html", "basic-md", confoverrides=overrides)
+        parsed_app.build()
+    stored = _entries_html(stored_app.outdir / "glossary.html")
+    assert stored == _entries_html(parsed_app.outdir / "glossary.html")
+    shipped = _entries_html_from_default(root_app)
+    assert stored != shipped  # the setting does change the bodies: the check had something to see
+
+
+def _entries_html_from_default(root_app):
+    app = root_app("html", "basic-md")
+    app.build()
+    return _entries_html(app.outdir / "glossary.html")
+
+
+def test_a_theme_translator_gets_bodies_parsed(root_app):
+    """A translator writing code blocks otherwise (as some themes' do) fails the canary."""
+    from sphinx.writers.html5 import HTML5Translator
+
+    class Marked(HTML5Translator):
+        def visit_literal_block(self, node):
+            self.body.append('<div class="theme-code">')
+            super().visit_literal_block(node)
+
+        def depart_literal_block(self, node):
+            super().depart_literal_block(node)
+            self.body.append("</div>")
+
+    app = root_app("html", "basic-md")
+    app.set_translator("html", Marked, override=True)
+    app.build()
+    page = BeautifulSoup((app.outdir / "glossary.html").read_text(encoding="utf-8"), "html.parser")
+    code_in_entries = page.select("div.mlglossary dd div.highlight")
+    assert code_in_entries
+    assert all(block.find_parent("div", class_="theme-code") for block in code_in_entries)
