@@ -4,7 +4,9 @@ docutils gives an element's source and the line it starts on (for a paragraph, l
 item or table cell), not where a word sits. A mention is placed at the first occurrence
 of its written name (any whitespace between its words, whole words only) at or after
 that line that no earlier mention of the same page has taken; when none is left there,
-the nearest free one before it (a few elements report their last line). Mentions are
+the nearest free one before it (a few elements report their last line), else the first
+free one further down (reST inside MyST's ``eval-rst`` reports lines from the block's
+start). Mentions are
 placed in document order, so two mentions of one name in a paragraph get the first and
 the second occurrence. A file included by several pages is placed once per page.
 """
@@ -88,9 +90,10 @@ def place(rows: list[dict[str, Any]], variant_dir: Path, source_dir: str) -> lis
         source_file = files[relative]
         offsets = [o for o in source_file.occurrences(row["written"]) if (row["page"], relative, o) not in taken]
         element_start = source_file.line_starts[min(max(row["line"], 1), len(source_file.line_starts)) - 1]
-        after = [o for o in offsets if element_start <= o and source_file.line_of(o) <= row["line"] + _REACH]
+        after = [o for o in offsets if element_start <= o]
+        near = [o for o in after if source_file.line_of(o) <= row["line"] + _REACH]
         before = [o for o in offsets if o < element_start]
-        chosen = after[0] if after else (before[-1] if before else None)
+        chosen = near[0] if near else (before[-1] if before else (after[0] if after else None))
         if chosen is None:
             line, start, end = 0, 0, 0
         else:

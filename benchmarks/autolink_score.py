@@ -14,7 +14,8 @@ Each site's ``autolink`` variant (``mlglossary_autolink = "first"``) is built on
   auto-links judged; auto-links nobody judged yet are listed, never counted;
 - **recall**: with ``"first"`` a page links an entry once, so recall is counted per
   (page, entry) pair: of the sampled pairs with a genuine mention, the share whose page
-  links that entry at a genuine mention. The pairs are drawn at random (fixed seed)
+  links that entry at a genuine mention. A pair's first three mentions are judged (and
+  any auto-link); when none is genuine, the pair counts as having none. The pairs are drawn at random (fixed seed)
   from every pair with a mention of any glossary name (including the names kept for
   ``{term}``), so the estimate isn't tilted toward what is already linked.
 
@@ -30,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.autolink_gold import SAMPLE_SEED, Gold, Judgement, draw_sample, load_gold, save_gold, to_judge
+from benchmarks.autolink_gold import PER_PAIR, SAMPLE_SEED, Gold, Judgement, draw_sample, load_gold, save_gold, to_judge
 from benchmarks.autolink_locate import Mention, place, read_record
 from benchmarks.autolink_record import record_build
 from benchmarks.site_prep import BUILD_ROOT, load
@@ -92,7 +93,7 @@ def score(mentions: list[Mention], gold: Gold) -> Score:
         if "link" in verdicts:
             result.genuine += 1
             result.linked += pair in right_pairs
-        elif None in verdicts:
+        elif None in verdicts[:PER_PAIR]:  # the first few judged "no": no genuine mention
             result.unjudged_pairs.append(pair)
     return result
 
