@@ -71,10 +71,19 @@ def load_gold(site: str, commit: str, folder: Path = GOLD_DIR) -> Gold:
     gold.sample = [(pair["page"], pair["entry"]) for pair in data.get("sample", [])]
     for item in data.get("mention", []):
         judgement = Judgement(
-            item["file"], item["line"], item["span"][0], item["span"][1], item["name"], item["entry"], item["verdict"], item.get("reason", "")
+            item["file"],
+            item["line"],
+            item["span"][0],
+            item["span"][1],
+            item["name"],
+            item["entry"],
+            item["verdict"],
+            item.get("reason", ""),
         )
         if judgement.verdict not in VERDICTS:
-            raise SystemExit(f"{path}: verdict {judgement.verdict!r} at {judgement.file}:{judgement.line} is not one of {VERDICTS}")
+            raise SystemExit(
+                f"{path}: verdict {judgement.verdict!r} at {judgement.file}:{judgement.line} is not one of {VERDICTS}"
+            )
         gold.judgements[judgement.key] = judgement
     return gold
 

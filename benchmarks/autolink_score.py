@@ -127,7 +127,13 @@ def _print_worksheet(items: list[Mention]) -> None:
     for number, m in enumerate(items):
         text = re.sub(r"\s+", " ", m.context)
         at = len(re.sub(r"\s+", " ", m.context[: m.at]))
-        window = text[max(0, at - 110) : at] + "[[" + text[at : at + len(m.written)] + "]]" + text[at + len(m.written) : at + len(m.written) + 90]
+        window = (
+            text[max(0, at - 110) : at]
+            + "[["
+            + text[at : at + len(m.written)]
+            + "]]"
+            + text[at + len(m.written) : at + len(m.written) + 90]
+        )
         state = f"LINKED->{m.linked}" if m.linked else "unlinked"
         print(f"{number}\t{m.entry}\t{state}\t{m.page}\n\t{window}")
 
@@ -140,7 +146,14 @@ def _judge(items: list[Mention], gold: Gold, verdicts: Path) -> int:
         number, verdict, *reason = raw.split(maxsplit=2)
         mention = items[int(number)]
         gold.judgements[mention.key] = Judgement(
-            mention.file, mention.line, mention.start, mention.end, mention.written, mention.entry, verdict, " ".join(reason)
+            mention.file,
+            mention.line,
+            mention.start,
+            mention.end,
+            mention.written,
+            mention.entry,
+            verdict,
+            " ".join(reason),
         )
         count += 1
     save_gold(gold)
