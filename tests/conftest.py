@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,19 @@ def read_html(path: Path) -> BeautifulSoup:
 #: the class naming a term link's card, and the id the script gives the card
 CARD_KEY = re.compile(r"^mlglossary-key-([0-9a-f]+)$")
 CARD_ID = "mlglossary-card--"
+
+
+def build_html_quietly(srcdir: Path):
+    """A fresh HTML build of ``srcdir`` in this process: the app and its warnings' text."""
+    from sphinx.testing.util import SphinxTestApp
+
+    warnings = StringIO()
+    app = SphinxTestApp("html", srcdir=srcdir, freshenv=True, status=StringIO(), warning=warnings)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app, warnings.getvalue()
 
 
 def card_asset_data(asset: Path) -> dict:

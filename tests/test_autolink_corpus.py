@@ -23,7 +23,6 @@ import re
 import shutil
 from collections import Counter
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,7 @@ from sphinxcontrib_mlglossary.loader import bundled_glossary
 from sphinxcontrib_mlglossary.model import fold
 from sphinxcontrib_mlglossary.term_pattern import forms_of
 
-from .conftest import read_html
+from .conftest import build_html_quietly, read_html
 
 CORPUS = Path(__file__).parent / "fixtures" / "autolink_corpus"
 LANGUAGES = ("en", "es", "ar")
@@ -75,7 +74,6 @@ def promised_forms(language: str) -> dict[str, set[str]]:
 
 def build(tmp_path: Path, language: str, sentences: list[Sentence], **conf: object) -> dict[int, list[tuple[str, str]]]:
     """Build the corpus as a MyST project; section number -> [(link text, entry id)]."""
-    from sphinx.testing.util import SphinxTestApp
 
     src = tmp_path / "src"
     shutil.rmtree(src, ignore_errors=True)
@@ -90,13 +88,8 @@ def build(tmp_path: Path, language: str, sentences: list[Sentence], **conf: obje
     (src / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n", encoding="utf-8")
     body = "".join(f"## s{number}\n\n{sentence.text}\n\n" for number, sentence in enumerate(sentences))
     (src / "sentences.md").write_text(f"# Sentences\n\n{body}", encoding="utf-8")
-    warnings = StringIO()
-    app = SphinxTestApp("html", srcdir=src, freshenv=True, status=StringIO(), warning=warnings)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    assert warnings.getvalue() == ""
+    app, warning_text = build_html_quietly(src)
+    assert warning_text == ""
     soup = read_html(app.outdir / "sentences.html")
     found: dict[int, list[tuple[str, str]]] = {}
     for number in range(len(sentences)):

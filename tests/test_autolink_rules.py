@@ -9,7 +9,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.name_runs import part_of_longer_name
 
-from .conftest import read_html
+from .conftest import build_html_quietly, read_html
 
 FORMATS = ["rst", "md"]
 
@@ -33,7 +33,6 @@ def build(tmp_path, fmt: str, sections: list[tuple[str, str]], language: str = "
 
     Returns (auto-links as (text, target id), warnings).
     """
-    from sphinx.testing.util import SphinxTestApp
 
     src = tmp_path / f"{fmt}-src"
     src.mkdir()
@@ -50,19 +49,14 @@ def build(tmp_path, fmt: str, sections: list[tuple[str, str]], language: str = "
     page = _metadata(fmt, meta or {}) + _heading(fmt, "Page", 1)
     page += "".join(_heading(fmt, title, 2) + body + "\n\n" for title, body in sections)
     (src / f"page.{fmt}").write_text(page, encoding="utf-8")
-    warnings = StringIO()
-    app = SphinxTestApp("html", srcdir=src, freshenv=True, status=StringIO(), warning=warnings)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
+    app, warning_text = build_html_quietly(src)
     soup = read_html(app.outdir / "page.html")
     links = [
         (" ".join(a.get_text().split()), a["href"].rsplit("#term-", 1)[1])
         for a in soup.select("a")
         if a.select_one(".mlglossary-autolink")
     ]
-    return links, warnings.getvalue()
+    return links, warning_text
 
 
 # -- names are whole ---------------------------------------------------------------------
