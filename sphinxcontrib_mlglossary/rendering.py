@@ -44,9 +44,13 @@ def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document
     if key not in session.summaries:
         # roles such as {term} are only looked up through Sphinx's domains while reading;
         # outside that phase, switch the lookup on for the time of the render. Render into
-        # a scratch document with the page's settings: a role object keeps the document
-        # of its last use, which would keep this page alive for the rest of the build
-        scratch = new_document(document.get("source", "<mlglossary>"), document.settings)
+        # a scratch document with the first page's settings: a role object keeps the
+        # document of its last use, which would keep that page alive for the rest of the
+        # build. One scratch document serves every summary: MyST makes a throwaway
+        # document (a few milliseconds) each time it is pointed at another one.
+        if session.summary_document is None:
+            session.summary_document = new_document(document.get("source", "<mlglossary>"), document.settings)
+        scratch = session.summary_document
         with sphinx_domains(domain.env), lent_page(domain.env):
             inline = tuple(
                 render_inline(

@@ -85,6 +85,8 @@ class BuildSession(Keeper):
     patterns: dict[tuple[Glossary, tuple[str, ...], tuple[str, ...]], TermPattern] = field(default_factory=dict)
     #: (language, entry id, summary) -> summary rendered to inline nodes, and as text
     summaries: dict[tuple[str, str, str], tuple[tuple[nodes.Node, ...], str]] = field(default_factory=dict)
+    #: the scratch document summaries are rendered in, made for the first one (see ``our_summary``)
+    summary_document: nodes.document | None = None
     #: MyST renderer for entry bodies and summaries, created on first use
     renderer: EntryRenderer | None = None
     resolved: ResolvePhase = field(default_factory=ResolvePhase)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .inflection import loose_key
@@ -86,9 +87,15 @@ class Match:
 
 @dataclass(frozen=True)
 class TermPattern:
-    """Finds glossary terms in text; one per glossary, exclusion and inclusion list."""
+    """Finds glossary terms in text; one per glossary, exclusion and inclusion list.
 
-    regex: re.Pattern[str]
+    The regular expression is compiled when text is first searched: the ``term`` role
+    only asks ``entry_of``, and compiling some 2,400 forms is most of what the pattern
+    costs, paid for nothing by a project that does not auto-link.
+    """
+
+    #: regex source finding every form in ``forms``, whole words only
+    source: str
     #: folded form the regex finds -> (entry id, spelling required or "" for any case,
     #: whether a capital first letter is that spelling too)
     forms: dict[str, tuple[str, str, bool]]
@@ -98,6 +105,10 @@ class TermPattern:
     named: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     #: folded form of every name, linked or not -> entry id (what ``entry_of`` knows)
     every: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.source, re.IGNORECASE)
 
     def finditer(self, text: str) -> Iterator[Match]:
         for found in self.regex.finditer(text):
@@ -190,5 +201,5 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
         source = r"(?!x)x"  # matches nothing
     # whole words only: not inside a longer word, a hyphenated compound ("multi-token"), a
     # file name, a dotted name or an address ("tokenizer.json", "model.safetensors")
-    regex = re.compile(rf"(?<![\w-])(?<!\w[./@#])(?:{source})(?:['’]s)?(?![\w-])(?![./@]\w)", re.IGNORECASE)
-    return TermPattern(regex, forms, loose, every=every)
+    whole_words = rf"(?<![\w-])(?<!\w[./@#])(?:{source})(?:['’]s)?(?![\w-])(?![./@]\w)"
+    return TermPattern(whole_words, forms, loose, every=every)
