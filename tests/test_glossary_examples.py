@@ -20,6 +20,7 @@ import importlib.util
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,7 @@ class Block:
         return "".join(example.source for example in examples)
 
 
+@cache  # a thousand parametrized tests ask for it; parsing the file is 0.1 s each time
 def sessions(language: str) -> dict[str, list[Block]]:
     data = tomllib.loads((GLOSSARIES / f"{language}.toml").read_text(encoding="utf-8"))
     found: dict[str, list[Block]] = {}
