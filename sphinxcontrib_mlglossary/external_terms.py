@@ -367,7 +367,7 @@ def _store(app: Sphinx, site: MappedSite, terms: dict[str, ExternalTerm]) -> Non
 def load_external_terms(app: Sphinx) -> None:
     """``builder-inited``, after intersphinx: read the mapped sites' terms (main process, once per build)."""
     domain = glossary_domain(app.env)
-    if not app.config.mlglossary_external_cards or not domain.session.settings.tooltips:
+    if not app.config.mlglossary_external_cards or not domain.session.settings.tooltips or app.builder.format != "html":
         return
     if "sphinx.ext.intersphinx" not in app.extensions:
         return

@@ -21,7 +21,7 @@ from .conftest import card_asset_data, card_key, read_html
 HOSTILE = "<script>alert(1)</script>"
 
 
-def _plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
+def plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
     """A Sphinx site without this extension: one ``glossary`` directive, built to HTML."""
     src = tmp_path / "plain-src"
     src.mkdir()
@@ -53,7 +53,7 @@ def _sphinx_build(src: Path, out: Path, *extra: str) -> str:
     return result.stderr
 
 
-def _citing_project(tmp_path: Path, target: str, inventory: str, text: str, *, on: bool = True) -> Path:
+def citing_project(tmp_path: Path, target: str, inventory: str, text: str, *, on: bool = True) -> Path:
     """A project WITHOUT a glossary page of its own, citing the mapped site's terms."""
     src = tmp_path / "citing"
     src.mkdir(exist_ok=True)
@@ -97,7 +97,7 @@ def _served(folder: Path) -> Iterator[str]:
 def test_a_site_built_with_this_extension_gives_cards_from_its_glossary_json(built_root, tmp_path: Path):
     site = Path(built_root("basic-md").outdir)
     assert (site / "glossary.json").exists()
-    src = _citing_project(
+    src = citing_project(
         tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask` and {term}`site:MLM`, {term}`epochs`."
     )
     out = tmp_path / "out"
@@ -120,7 +120,7 @@ def test_a_site_built_with_this_extension_gives_cards_from_its_glossary_json(bui
 
 def test_off_by_default(built_root, tmp_path: Path):
     site = Path(built_root("basic-md").outdir)
-    src = _citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`", on=False)
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`", on=False)
     out = tmp_path / "out"
     assert _sphinx_build(src, out) == ""
     link = read_html(out / "index.html").find("a", string="attention mask")
@@ -130,10 +130,10 @@ def test_off_by_default(built_root, tmp_path: Path):
 
 
 def test_a_plain_sphinx_site_over_http_gives_cards_from_its_definitions_as_plain_text(tmp_path: Path):
-    site = _plain_site(tmp_path, hostile=True)
+    site = plain_site(tmp_path, hostile=True)
     assert HOSTILE in (site / "index.html").read_text(encoding="utf-8")  # the other site does carry it
     with _served(site) as url:
-        src = _citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`teapot`, {term}`kettle`.")
+        src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`teapot`, {term}`kettle`.")
         out = tmp_path / "out"
         assert _sphinx_build(src, out) == ""
     cards = _cards(out)
@@ -159,10 +159,10 @@ def card_name(card: BeautifulSoup) -> str:
 
 
 def test_a_site_read_over_http_is_kept_in_the_cache_while_intersphinx_keeps_its_inventory(tmp_path: Path):
-    site = _plain_site(tmp_path)
+    site = plain_site(tmp_path)
     out = tmp_path / "out"
     with _served(site) as url:
-        src = _citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`kettle`")
+        src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`kettle`")
         assert _sphinx_build(src, out) == ""
     first = _cards(out)
     # the server is gone: intersphinx and the cards both come from the build's cache
@@ -172,9 +172,9 @@ def test_a_site_read_over_http_is_kept_in_the_cache_while_intersphinx_keeps_its_
 
 
 def test_an_unreadable_site_is_one_warning_and_bare_links(tmp_path: Path):
-    site = _plain_site(tmp_path)
+    site = plain_site(tmp_path)
     (site / "index.html").unlink()  # the inventory names a glossary page that isn't there
-    src = _citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`teapot`, {term}`kettle`")
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`teapot`, {term}`kettle`")
     out = tmp_path / "out"
     warnings = [line for line in _sphinx_build(src, out).splitlines() if "WARNING" in line]
     assert len(warnings) == 1
@@ -188,7 +188,7 @@ def test_an_unreadable_site_is_one_warning_and_bare_links(tmp_path: Path):
 def test_parallel_and_incremental_builds_match_a_clean_serial_one(built_root, tmp_path: Path):
     site = tmp_path / "site"
     shutil.copytree(Path(built_root("basic-md").outdir), site)
-    src = _citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`, {term}`MLM`")
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`, {term}`MLM`")
     incremental = tmp_path / "incremental"
     assert _sphinx_build(src, incremental) == ""
     before = _cards(incremental)
