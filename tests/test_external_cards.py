@@ -224,3 +224,32 @@ def test_definitions_on_a_glossary_page_are_text_only():
     assert found["term-a"] == ("A", "First bold para graph.")
     assert found["term-b"][0] == "B" and found["term-bee"][0] == "Bee"
     assert len(found["term-b"][1]) <= MAX_SUMMARY and found["term-b"][1].endswith("…")
+
+
+def test_a_hostile_glossary_json_gives_text_only_and_the_sites_own_terms_only():
+    from sphinxcontrib_mlglossary.external_terms import MAX_NAME, terms_from_glossary_json
+
+    data = {
+        "terms": [
+            {
+                "name": "<b>bold</b>\u202e\x07name" + "n" * 500,
+                "abbreviations": ["<i>X</i>"],
+                "summary": {"text": f"{HOSTILE} said\n\n" + "word " * 200, "html": HOSTILE},
+                "url": "glossary.html#term-a",
+            },
+            {"name": "elsewhere", "summary": {"text": "x"}, "url": "https://evil.example/x.html#a"},
+            {"name": "up", "summary": {"text": "x"}, "url": "../../secret.html#a"},
+            {"name": "rooted", "summary": {"text": "x"}, "url": "/etc/passwd"},
+            {"name": 3, "url": "glossary.html#term-b"},
+            "not a term",
+        ]
+    }
+    found = terms_from_glossary_json(data, "https://site.example/docs")
+    assert list(found) == ["https://site.example/docs/glossary.html#term-a"]
+    term = found["https://site.example/docs/glossary.html#term-a"]
+    # kept as text (the card escapes it), on one line, without control or bidi characters, and short
+    assert term.summary.startswith(HOSTILE + " said word word")
+    assert len(term.summary) <= MAX_SUMMARY and "\n" not in term.summary
+    assert term.name.startswith("<b>bold</b> name") and len(term.name) <= MAX_NAME
+    assert "\u202e" not in term.name and "\x07" not in term.name
+    assert term.abbreviation == "<i>X</i>"
