@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,10 +80,19 @@ def _cards(out: Path, page: str = "index.html") -> dict[str, str]:
     return found
 
 
+class _SlowGlossaryHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder, but takes 3 seconds to answer for ``glossary.json``."""
+
+    def do_GET(self) -> None:
+        if self.path.endswith("/glossary.json"):
+            time.sleep(3)
+        super().do_GET()
+
+
 @contextmanager
-def _served(folder: Path) -> Iterator[str]:
+def _served(folder: Path, handler_class: type = http.server.SimpleHTTPRequestHandler) -> Iterator[str]:
     """``folder`` served over HTTP on 127.0.0.1 (a free port) while the block runs."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -253,3 +263,21 @@ def test_a_hostile_glossary_json_gives_text_only_and_the_sites_own_terms_only():
     assert term.name.startswith("<b>bold</b> name") and len(term.name) <= MAX_NAME
     assert "\u202e" not in term.name and "\x07" not in term.name
     assert term.abbreviation == "<i>X</i>"
+
+
+def test_a_site_slower_than_intersphinx_timeout_is_one_warning(built_root, tmp_path: Path):
+    site = Path(built_root("basic-md").outdir)
+    with _served(site, _SlowGlossaryHandler) as url:
+        src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`attention mask`")
+        (src / "conf.py").write_text((src / "conf.py").read_text() + "intersphinx_timeout = 0.5\n")
+        started = time.monotonic()
+        warnings = _sphinx_build(src, tmp_path / "out").splitlines()
+        took = time.monotonic() - started
+    assert [line for line in warnings if "WARNING" in line] == [
+        line for line in warnings if "[mlglossary.external_cards]" in line and "Timeout" in line
+    ]
+    assert len(warnings) == 1
+    assert took < 30
+    link = read_html(tmp_path / "out" / "index.html").find("a", string="attention mask")
+    assert link["href"] == f"{url}/glossary.html#term-attention-mask"
+    assert "mlglossary-term" not in link.get("class", [])
