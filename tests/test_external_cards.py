@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 
 from sphinxcontrib_mlglossary.external_terms import MAX_SUMMARY, definitions_on_page
@@ -44,9 +45,9 @@ def plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
     return out
 
 
-def _sphinx_build(src: Path, out: Path, *extra: str) -> str:
+def _sphinx_build(src: Path, out: Path, *extra: str, builder: str = "html") -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(out)],
+        [sys.executable, "-m", "sphinx", "-b", builder, "-q", *extra, str(src), str(out)],
         capture_output=True,
         text=True,
     )
@@ -281,3 +282,22 @@ def test_a_site_slower_than_intersphinx_timeout_is_one_warning(built_root, tmp_p
     link = read_html(tmp_path / "out" / "index.html").find("a", string="attention mask")
     assert link["href"] == f"{url}/glossary.html#term-attention-mask"
     assert "mlglossary-term" not in link.get("class", [])
+
+
+@pytest.mark.parametrize("builder", ["dirhtml", "singlehtml", "epub", "text", "latex", "man", "texinfo", "gettext"])
+def test_every_builder_builds_and_html_ones_show_the_card(tmp_path: Path, builder: str):
+    site = plain_site(tmp_path)
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`teapot`")
+    (src / "conf.py").write_text((src / "conf.py").read_text() + "version = '1'\ncopyright = 'us'\n")
+    out = tmp_path / "out"
+    assert _sphinx_build(src, out, "-d", str(tmp_path / "doctrees"), builder=builder) == ""
+    if builder in {"dirhtml", "singlehtml"}:
+        page = out / "index.html"
+        assert set(_cards(out)) == {"teapot"}
+        assert "A vessel in which tea is brewed" in _cards(out)["teapot"]
+        assert read_html(page).select_one('script[src*="mlglossary.js"]') is not None
+    elif builder == "epub":
+        # no scripts in e-books: the summary is the link's title, and no card file is written
+        link = read_html(out / "index.xhtml").find("a", string="teapot")
+        assert link["title"] == "A vessel in which tea is brewed and served."
+        assert not (out / "_static" / "mlglossary-cards.js").exists()
