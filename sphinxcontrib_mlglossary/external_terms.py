@@ -101,6 +101,23 @@ def external_terms(domain: MlGlossaryDomain) -> ExternalTerms:
     return domain.session.keep(ExternalTerms, ExternalTerms)
 
 
+class MappedTermNames(frozenset[str]):
+    """The terms of every site intersphinx loaded, in lower case (intersphinx finds terms in any case)."""
+
+
+def mapped_term_names(domain: MlGlossaryDomain) -> MappedTermNames:
+    """Names another site defines, once per build after reading (empty without intersphinx)."""
+    return domain.session.resolved.keep(MappedTermNames, lambda: _mapped_term_names(domain))
+
+
+def _mapped_term_names(domain: MlGlossaryDomain) -> MappedTermNames:
+    if "sphinx.ext.intersphinx" not in domain.session.config.extensions:
+        return MappedTermNames()
+    from sphinx.ext.intersphinx import InventoryAdapter
+
+    return MappedTermNames(name.lower() for name in InventoryAdapter(domain.env).main_inventory.get("std:term", {}))
+
+
 class SiteUnreadable(Exception):
     """Another site's glossary could not be read (the message says why)."""
 

@@ -38,7 +38,10 @@ def plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
             "      " + "very long words " * 60 + "\n"
         )
     (src / "index.rst").write_text(
-        "Plain\n=====\n\n.. glossary::\n\n   teapot\n" + definition + "\n   kettle\n      A pot for boiling water.\n"
+        "Plain\n=====\n\n.. glossary::\n\n   teapot\n"
+        + definition
+        + "\n   kettle\n      A pot for boiling water.\n"
+        + "\n   parameter\n      A name in a function's definition.\n"
     )
     out = tmp_path / "plain-out"
     _sphinx_build(src, out)
@@ -301,3 +304,19 @@ def test_every_builder_builds_and_html_ones_show_the_card(tmp_path: Path, builde
         link = read_html(out / "index.xhtml").find("a", string="teapot")
         assert link["title"] == "A vessel in which tea is brewed and served."
         assert not (out / "_static" / "mlglossary-cards.js").exists()
+
+
+def test_a_name_the_bundled_glossary_spells_otherwise_reaches_the_plain_sites_term(tmp_path: Path):
+    """Our entry is "parameters"; the plain site defines "parameter": intersphinx gets what was written."""
+    site = plain_site(tmp_path)
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`parameter`", on=False)
+    out = tmp_path / "out"
+    assert _sphinx_build(src, out) == ""
+    link = read_html(out / "index.html").find("a", string="parameter")
+    assert link["href"] == f"{site}/index.html#term-parameter"
+    src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`parameter`")
+    assert _sphinx_build(src, out, "-E") == ""
+    card = BeautifulSoup(_cards(out)["parameter"], "html.parser")
+    assert (
+        card.select_one(".mlglossary-card-summary").get_text() == "A name in a function’s definition."
+    )  # as the site shows it
