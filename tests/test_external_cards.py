@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from sphinxcontrib_mlglossary.external_terms import MAX_SUMMARY, definitions_on_page
+from sphinxcontrib_mlglossary.untrusted_text import MAX_SUMMARY, definitions_on_page
 
 from .conftest import card_asset_data, card_key, read_html
 
@@ -241,7 +241,8 @@ def test_definitions_on_a_glossary_page_are_text_only():
 
 
 def test_a_hostile_glossary_json_gives_text_only_and_the_sites_own_terms_only():
-    from sphinxcontrib_mlglossary.external_terms import MAX_NAME, terms_from_glossary_json
+    from sphinxcontrib_mlglossary.external_terms import terms_from_glossary_json
+    from sphinxcontrib_mlglossary.untrusted_text import MAX_NAME
 
     data = {
         "terms": [
