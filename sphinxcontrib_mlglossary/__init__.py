@@ -17,6 +17,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         card_asset,
         card_marks,
         config,
+        external_terms,
         first_use,
         legacy_anchors,
         nodes,
@@ -74,6 +75,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", write_glossary_json)
     app.connect("build-finished", report_unused)
     card_asset.register(app)
+    external_terms.register(app)
     assets.register(app)
     page_direction.register(app)
     app.connect("warn-missing-reference", on_warn_missing_reference)

@@ -28,6 +28,7 @@ from docutils import nodes
 
 from .card_contents import CardContent, Place, card_contents, card_subjects
 from .domain import glossary_domain
+from .external_terms import external_terms
 from .i18n import _
 from .nodes import PIECES, card_batch, tooltip_card
 from .rendering import resolve_summary_links
@@ -77,8 +78,26 @@ def site_cards(domain: MlGlossaryDomain, builder: Builder) -> SiteCards:
     return domain.session.resolved.keep(SiteCards, lambda: _prepare(domain, builder))
 
 
+def any_cards(domain: MlGlossaryDomain) -> bool:
+    """Whether the build may show a card: it has glossary terms, or read another site's."""
+    return bool(domain.definitions or domain.user_terms or external_terms(domain))
+
+
+def other_sites_cards(domain: MlGlossaryDomain) -> dict[Place, CardContent]:
+    """Cards for the cited terms of sites mapped through intersphinx, placed at ``("", address)``.
+
+    Their text comes from another site: it only ever becomes a text node here.
+    """
+    return {
+        ("", url): CardContent(
+            term.name, term.abbreviation, (nodes.Text(term.summary),) if term.summary else (), term.summary
+        )
+        for url, term in external_terms(domain).cited(domain).items()
+    }
+
+
 def _prepare(domain: MlGlossaryDomain, builder: Builder) -> SiteCards:
-    contents = card_contents(domain)
+    contents = card_contents(domain) | other_sites_cards(domain)
     if not carries_script(builder):
         return SiteCards({place: PreparedCard("", content.plain, "") for place, content in contents.items()})
     trigger = domain.session.settings.tooltip_trigger
@@ -99,6 +118,8 @@ def _key(trigger: str, html: str) -> str:
 def root_href(builder: Builder, place: Place) -> str:
     """Where a card's "Read more" goes, from the site's root (``#id`` on the single page)."""
     docname, anchor = place
+    if not docname:
+        return anchor  # another site's term: its address as intersphinx links it
     if builder.name == SINGLE_PAGE:
         return "#" + anchor
     return (builder.get_target_uri(docname) or "./") + "#" + anchor
@@ -129,7 +150,8 @@ def card(domain: MlGlossaryDomain, builder: Builder, content: CardContent, href:
         )
         node += summary
     more = nodes.paragraph(classes=["mlglossary-card-more"])
-    more += nodes.reference("", str(_("Read more")), refuri=href, internal=True)
+    internal = href.startswith("#") or ("://" not in href and not href.startswith("/"))
+    more += nodes.reference("", str(_("Read more")), refuri=href, internal=internal)
     node += more
     return node
 
@@ -193,7 +215,7 @@ def write_card_asset(app: Sphinx, exception: BaseException | None) -> None:
         return
     domain = glossary_domain(app.env)
     settings = domain.session.settings
-    if not settings.tooltips or not (domain.definitions or domain.user_terms):
+    if not settings.tooltips or not any_cards(domain):
         return
     target = Path(builder.outdir) / "_static" / ASSET
     stamp = _stamp(domain, builder)
@@ -222,6 +244,7 @@ def _stamp(domain: MlGlossaryDomain, builder: Builder) -> str:
         settings.language,
         domain.data["rules"],  # where terms live, what every card shows (see .invalidation)
         sorted(card_subjects(domain).carded),
+        sorted((url, repr(term)) for url, term in external_terms(domain).cited(domain).items()),
     )
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .card_asset import site_cards
+from .card_asset import any_cards, site_cards
 from .card_contents import card_subjects
 from .domain import glossary_domain
 from .nodes import MARKED, skip, tooltip_slot
@@ -50,7 +50,7 @@ class TooltipSlots(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         domain = glossary_domain(self.env)
         session = domain.session
-        if not session.settings.tooltips or not (domain.definitions or domain.user_terms):
+        if not session.settings.tooltips or not any_cards(domain):
             return
         # here, in the main process: under -j the writers are forked from it and share the cards
         site_cards(domain, session.require_builder())
@@ -74,8 +74,8 @@ def mark_links(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, documen
     locate = _Locator(domain, builder, fromdoc)
     keyed = False
     for link in document.findall(nodes.reference):
-        if not is_term_link(link):
-            continue
+        if not is_term_link(link) and not locate.elsewhere(link):
+            continue  # (intersphinx drops the term class where an inventory is named: "site:name")
         card = locate.card(link, cards)
         if card is None:
             continue
@@ -83,7 +83,8 @@ def mark_links(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, documen
         if card.key:
             link["classes"].append(KEY_CLASS + card.key)
             keyed = True
-        if card.plain and "reftitle" not in link:
+        if card.plain and ("reftitle" not in link or locate.elsewhere(link)):
+            # intersphinx titles its links "(in Project)": the summary says more
             link["reftitle"] = card.plain
     return keyed
 
@@ -97,7 +98,14 @@ class _Locator:
         self.fromdoc = fromdoc
         self.uris: dict[str, str] = {}
 
+    @staticmethod
+    def elsewhere(link: nodes.reference) -> bool:
+        """A link intersphinx made to another site (not a page of this project)."""
+        return link.get("internal") is False
+
     def card(self, link: nodes.reference, cards: dict[tuple[str, str], PreparedCard]) -> PreparedCard | None:
+        if self.elsewhere(link) and ("", link.get("refuri", "")) in cards:
+            return cards[("", link["refuri"])]
         page: str | None = None  # None: a link within the page
         if "refid" in link:
             anchor = link["refid"]

@@ -28,6 +28,8 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_tooltips": (True, "html", (bool,)),
     # "hover" (hover, focus and tap) or "click" (click/tap and focus only)
     "mlglossary_tooltip_trigger": ("hover", "html", (str,)),
+    # cards for terms that intersphinx links to another site, read from that site at build time
+    "mlglossary_external_cards": (False, "html", (bool,)),
     # "Cited in" lists under each glossary entry
     "mlglossary_backlinks": (True, "env", (bool,)),
     # pages listed per entry before "and N more pages"

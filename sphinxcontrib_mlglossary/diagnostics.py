@@ -45,6 +45,9 @@ class MlGlossaryWarning(Enum):
     MARKUP = "markup"
     """An entry's body or summary could not be rendered."""
 
+    EXTERNAL_CARDS = "external_cards"
+    """With ``mlglossary_external_cards``: a site mapped through intersphinx could not be read."""
+
 
 def warn(kind: MlGlossaryWarning, message: str, *, location: Any = None, once: bool = False) -> None:
     """Log a warning carrying our type and the given subtype."""

@@ -6,7 +6,8 @@ project defines: the ``term`` role's canonical name for one of our entries (see
 and plurals, possessives and any-case spellings are settled here (see
 :mod:`.resolution`). Each reference then names its term exactly, and the standard
 domain links it; what is no term of this project keeps its canonical name for
-Sphinx's other resolvers (intersphinx).
+Sphinx's other resolvers (intersphinx), unless only the name as written is a term of a
+site intersphinx maps (a plain Sphinx glossary defines "parameter", not our "parameters").
 
 Ids: citations are counted per page in document order, as they were recorded; each
 reference names its page (``refdoc``), so documents assembled from several pages
@@ -31,6 +32,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .citations import is_term_reference, written_target
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
+from .external_terms import mapped_term_names
 from .nodes import AMBIGUOUS
 from .resolution import Ambiguous, Found
 
@@ -52,6 +54,12 @@ class TermTargets(SphinxPostTransform):
             found = terms.resolve(written)
             if isinstance(found, Found):
                 xref["reftarget"] = found.name
+            elif found is None and xref["reftarget"] != written.lower():
+                # the role proposed our entry's canonical name ("parameters" for "parameter"):
+                # when only what was written is another site's term, intersphinx gets that
+                mapped = mapped_term_names(domain)
+                if written.lower() in mapped and xref["reftarget"].lower() not in mapped:
+                    xref["reftarget"] = written
             elif isinstance(found, Ambiguous):
                 names = " and ".join(map(repr, found.names))
                 warn(

@@ -604,3 +604,23 @@ def test_the_card_file_loads_once_and_a_stale_copy_is_loaded_again(site, open_pa
     assert first.get_attribute("aria-describedby") is None  # still missing: no stale card, the title stays
     assert first.get_attribute("title")
     assert page.locator("a.mlglossary-term[aria-describedby]").count() == 2  # the other cards work
+
+
+def test_a_term_another_site_defines_shows_its_card(tmp_path: Path, open_page):
+    """A project without a glossary page cites a plain Sphinx site's term through intersphinx:
+    hovering the link shows the card made from that site's definition, and it links there."""
+    from .test_external_cards import citing_project, plain_site
+
+    other = plain_site(tmp_path)
+    src = citing_project(tmp_path, str(other), str(other / "objects.inv"), "Brew it in a {term}`teapot`.")
+    out = sphinx_build(tmp_path / "out", root=src)
+    page = open_page(out / "index.html")
+    link = terms(page).first
+    assert link.get_attribute("href") == f"{other}/index.html#term-teapot"
+    link.hover()
+    card = card_of(page, link)
+    shown(card)
+    expect(card.locator(".mlglossary-card-title")).to_have_text("teapot")
+    expect(card.locator(".mlglossary-card-summary")).to_have_text("A vessel in which tea is brewed and served.")
+    assert card.locator(".mlglossary-card-more a").get_attribute("href") == f"{other}/index.html#term-teapot"
+    page.screenshot(path=str(tmp_path / "external-card.png"))
