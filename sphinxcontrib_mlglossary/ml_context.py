@@ -97,6 +97,19 @@ _ML_IMPORT = re.compile(
 )
 
 
+#: quotation marks around a word that is named, not used: a column named "label", the "tensor" mode
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "`": "`"}
+
+
+def quoted(source: str, start: int, end: int) -> bool:
+    """Whether ``source[start:end]`` stands alone between quotation marks: a name being
+    mentioned (a column, a mode, a value), not the concept used."""
+    if start == 0 or end >= len(source):
+        return False
+    closing = _QUOTES.get(source[start - 1])
+    return closing is not None and source[end] == closing
+
+
 def imports_ml(code: str) -> bool:
     """Whether a code block imports a machine-learning library."""
     return _ML_IMPORT.search(code) is not None

@@ -155,3 +155,19 @@ def test_parallel_and_incremental_builds_equal_the_serial_one(tmp_path):
     (src2 / "logging.rst").write_text(_heading("rst", "Logging") + EVERYDAY_TEXT + "\n", encoding="utf-8")
     again = _build(src2, tmp_path / "incremental", fresh=False)
     assert _bodies(again) == serial
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt):
+    text = (
+        "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
+        'The dataset needs a column named "label" with one class per row, and the '
+        "\u201ctensor\u201d mode returns raw outputs. Every tensor of the batch has labels."
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text + "\n"})
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    # the quoted names are left alone, so the first unquoted mentions take the links
+    assert ("tensor", "tensor") in links
+    assert ("labels", "labels") in links
+    assert ("label", "labels") not in links
