@@ -19,6 +19,7 @@ from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
 from .exclusions import Exclusions, page_exclusions
+from .ml_context import MlSections, ml_sections, quoted
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
 from .protected_phrases import covered
@@ -92,8 +93,31 @@ class AutoLinker(SphinxTransform):
         pattern = session.pattern(glossary, excluded.entries, current.autolink_include)
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)
-        for text, scope in list(_prose_texts(self.document, mode)):
-            self._link(text, scope, pattern, names, linked, mode, excluded)
+        self._base_pattern = pattern
+        texts = list(_prose_texts(self.document, mode))
+        in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
+        for text, scope in texts:
+            use = in_context[1] if in_context is not None and in_context[0].holds(text) else pattern
+            self._link(text, scope, use, names, linked, mode, excluded, in_context_section=use is not pattern)
+
+    def _context_pattern(
+        self, pattern: TermPattern, excluded: Exclusions, texts: list[nodes.Text]
+    ) -> tuple[MlSections, TermPattern] | None:
+        """The sections about ML and the pattern linking the everyday names there (None: none)."""
+        session = session_of(self.env)
+        current = session.settings
+        if not current.autolink_context or not current.autolink_context_names:
+            return None
+        cited = [
+            (xref, entry_id)
+            for xref in self.document.findall(addnodes.pending_xref)
+            if xref.get("reftype") == "term" and (entry_id := pattern.entry_of(xref.get("reftarget", ""))) is not None
+        ]
+        sections = ml_sections(self.document, texts, pattern, cited, current.autolink_context)
+        if not sections.about_ml:
+            return None
+        included = current.autolink_include + current.autolink_context_names
+        return sections, session.pattern(session.glossary(), excluded.entries, included)
 
     def _link(
         self,
@@ -104,11 +128,14 @@ class AutoLinker(SphinxTransform):
         linked: set[tuple[int, str]],
         mode: str,
         excluded: Exclusions,
+        in_context_section: bool = False,
     ) -> None:
         source = str(text)
         pieces: list[nodes.Node] = []
         position = 0
         for match in self._wanted(source, pattern, excluded):
+            if in_context_section and quoted(source, match.start, match.end) and not self._linked_anyway(match, source):
+                continue  # an everyday word in quotes names a column or a mode
             key = (scope, match.entry_id)
             if mode != "all" and key in linked:
                 continue
@@ -124,6 +151,11 @@ class AutoLinker(SphinxTransform):
         parent = text.parent
         index = parent.index(text)
         parent[index : index + 1] = pieces
+
+    def _linked_anyway(self, match: Match, source: str) -> bool:
+        """Whether the base pattern (without the context names) finds the same name here."""
+        base = self._base_pattern
+        return any(m.start == match.start and m.end == match.end for m in base.finditer(source))
 
     def _wanted(self, source: str, pattern: TermPattern, excluded: Exclusions) -> Iterator[Match]:
         """The matches to link: none inside a protected phrase or a longer capitalised name.

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .confinement import DEFAULT_MAX_MB, MAX_FILE_MB
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
+from .ml_context import DEFAULT_CONTEXT_ENTRIES
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -46,6 +47,11 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     # names (or entry ids: all their names) auto-linking may link although the glossary
     # data keeps them for {term} only (single everyday words such as "tokenizer" or "batch")
     "mlglossary_autolink_include": ([], "env", (list, tuple)),
+    # auto-link the everyday names of mlglossary_autolink_context_names in sections that
+    # already name this many other glossary entries (or on pages importing an ML library); 0 turns it off
+    "mlglossary_autolink_context": (3, "env", (int,)),
+    # entries (ids, or single names) whose names kept for {term} are auto-linked in ML sections
+    "mlglossary_autolink_context_names": (list(DEFAULT_CONTEXT_ENTRIES), "env", (list, tuple)),
     # spell out a page's first citation of an abbreviation: "masked language modeling (MLM)"
     # (a page's "mlglossary-first-use" metadata switches it on or off there)
     "mlglossary_first_use": (False, "env", (bool,)),
@@ -94,6 +100,10 @@ class Settings:
     trusted_dirs: tuple[str, ...] = ()
     #: the largest glossary file read
     max_file_bytes: int = DEFAULT_MAX_MB * 1024 * 1024
+    #: entries a section must name before the everyday names are linked there (0: never)
+    autolink_context: int = 3
+    #: entries (or names) whose names kept for {term} are linked in ML sections
+    autolink_context_names: tuple[str, ...] = ()
 
 
 def register(app: Sphinx) -> None:
@@ -129,7 +139,16 @@ def _validate(app: Sphinx, config: Config) -> None:
     requested = config.mlglossary_language or config.language
     if resolve_language(requested) is None:
         logger.info(f"mlglossary: no glossary in {requested!r}; using English")
-    for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include"):
+    context = config.mlglossary_autolink_context
+    if isinstance(context, bool):  # False: off; True: the default
+        config.mlglossary_autolink_context = context = 3 if context else 0
+    if not _number_in_range(context, 0, 1000, integer=True):
+        warn(
+            MlGlossaryWarning.CONFIG,
+            f"mlglossary_autolink_context = {context!r} is not a whole number from 0 (off) to 1000; using 3",
+        )
+        config.mlglossary_autolink_context = 3
+    for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include", "mlglossary_autolink_context_names"):
         setattr(config, name, _autolink_names(name, getattr(config, name), resolve_language(requested) or "en"))
 
 
@@ -279,6 +298,8 @@ def settings_of(config: Config) -> Settings:
         autolink=_mode(config.mlglossary_autolink, ("off", *AUTOLINK_MODES), "first"),
         autolink_exclude=tuple(str(item) for item in config.mlglossary_autolink_exclude),
         autolink_include=tuple(str(item) for item in config.mlglossary_autolink_include),
+        autolink_context=int(config.mlglossary_autolink_context),
+        autolink_context_names=tuple(str(item) for item in config.mlglossary_autolink_context_names),
         autolink_backlinks=bool(config.mlglossary_autolink_backlinks),
         report_unused=_mode(config.mlglossary_report_unused, _REPORT_LEVELS, "info"),
         trusted_dirs=tuple(str(item) for item in config.mlglossary_trusted_dirs if isinstance(item, str)),

@@ -1,0 +1,162 @@
+"""When the surrounding text is about machine learning, the everyday words are terms too.
+
+The glossary data keeps names such as "embeddings", "fine-tuning", "tokenizer", "DPO" or
+"EOS" for ``{term}`` because each has an everyday sense somewhere (a lexer's tokenizer,
+an end-of-support date). In a section about training a model, the ML sense is the only
+one. A section is **about ML** when its text (its subsections included) already names
+at least ``mlglossary_autolink_context`` different glossary entries by the names
+auto-linking links anyway, or cites them with ``{term}``, or when a code block of the
+page imports a machine-learning library. There, the names of the entries listed in
+``mlglossary_autolink_context_names`` are auto-linked like the others; everywhere
+else they stay for ``{term}``.
+
+The innermost section decides: a page of mixed subjects links the words only in its ML
+sections. Names of several words, abbreviations and words in their own case match as
+the entry's other names do; an opted-in single everyday word only as written (a
+capitalised "Padding" starting a bullet is left alone).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .term_pattern import TermPattern
+
+#: entries whose names kept for ``{term}`` mean the ML sense in ML text (measured on three
+#: real sites: benchmarks/autolink_score.py). Left out on purpose: words as often used in
+#: another sense on ML pages too ("parameters" of a request, Prometheus "metrics", a
+#: "repository agent", "batch normalization", a "label file", "pipeline", "loss" of
+#: accuracy, "head", "channel", "temperature" of a GPU, "warmup" requests, "pooling" of
+#: connections) and abbreviations of two letters (DP, TP, MT, QA, NN, DL)
+DEFAULT_CONTEXT_ENTRIES = (
+    "awq",
+    "backbone",
+    "bos-eos-tokens",
+    "checkpoint",
+    "connectionist-temporal-classification",
+    "convolution",
+    "data-collator",
+    "dataset-splits",
+    "decoder-models",
+    "decoding-strategy",
+    "direct-preference-optimization",
+    "dropout",
+    "embedding",
+    "epoch",
+    "finetuned-models",
+    "gguf",
+    "gptq",
+    "gradient",
+    "hallucination",
+    "hidden-states",
+    "image-processor",
+    "inference",
+    "knowledge-distillation",
+    "kv-cache",
+    "labels",
+    "mixture-of-experts",
+    "multimodal",
+    "object-detection",
+    "optimizer",
+    "padding",
+    "peft",
+    "perplexity",
+    "prefill-and-decode",
+    "prefix-caching",
+    "preprocessing",
+    "pruning",
+    "quantization",
+    "regularization",
+    "self-attention",
+    "sharded-ddp",
+    "sliding-window-attention",
+    "summarization",
+    "swiglu",
+    "tensor",
+    "token",
+    "tokenizer",
+    "torch-compile",
+    "truncation",
+    "vocabulary",
+)
+
+#: a code line importing a machine-learning library (Python)
+_ML_IMPORT = re.compile(
+    r"^\s*(?:from|import)\s+(?:torch|torchvision|torchaudio|tensorflow|keras|jax|flax|transformers|"
+    r"sentence_transformers|datasets|tokenizers|peft|trl|accelerate|diffusers|timm|sklearn|"
+    r"lightning|pytorch_lightning|mmengine|mmcv|onnxruntime|vllm|tensorrt_llm|tritonclient|"
+    r"xgboost|lightgbm|optimum|safetensors|deepspeed)\b",
+    re.MULTILINE,
+)
+
+
+#: quotation marks around a word that is named, not used: a column named "label", the "tensor" mode
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "`": "`"}
+
+
+def quoted(source: str, start: int, end: int) -> bool:
+    """Whether ``source[start:end]`` stands alone between quotation marks: a name being
+    mentioned (a column, a mode, a value), not the concept used."""
+    if start == 0 or end >= len(source):
+        return False
+    closing = _QUOTES.get(source[start - 1])
+    return closing is not None and source[end] == closing
+
+
+def imports_ml(code: str) -> bool:
+    """Whether a code block imports a machine-learning library."""
+    return _ML_IMPORT.search(code) is not None
+
+
+@dataclass(frozen=True)
+class MlSections:
+    """Which sections of one page are about ML (by ``id`` of the section node; 0: outside any)."""
+
+    about_ml: frozenset[int]
+
+    def holds(self, node: nodes.Node) -> bool:
+        """Whether the innermost section around ``node`` is about ML."""
+        return _innermost_section(node) in self.about_ml
+
+
+def _innermost_section(node: nodes.Node) -> int:
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.section):
+        parent = parent.parent
+    return id(parent) if parent is not None else 0
+
+
+def _enclosing_sections(node: nodes.Node) -> Iterable[int]:
+    yield 0  # the page as a whole
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.section):
+            yield id(parent)
+        parent = parent.parent
+
+
+def ml_sections(
+    document: nodes.document,
+    texts: Iterable[nodes.Text],
+    pattern: TermPattern,
+    cited: Iterable[tuple[nodes.Node, str]],
+    threshold: int,
+) -> MlSections:
+    """Find the sections about ML: ``threshold`` entries named in their prose (``texts``,
+    matched with the names auto-linking links anyway) or cited (``cited``: the citing
+    node and its entry), or any ML import in a code block of the page."""
+    if any(imports_ml(block.astext()) for block in document.findall(nodes.literal_block)):
+        return MlSections(frozenset([0, *(id(section) for section in document.findall(nodes.section))]))
+    named: dict[int, set[str]] = {}
+    found = [(text, match.entry_id) for text in texts for match in pattern.finditer(str(text))]
+    for node, entry_id in [*found, *cited]:
+        for section in _enclosing_sections(node):
+            named.setdefault(section, set()).add(entry_id)
+    return MlSections(frozenset(section for section, entries in named.items() if len(entries) >= threshold))

@@ -1,0 +1,173 @@
+"""Context decides the everyday words: "tokenizer" or "epoch" are auto-linked in a section
+about machine learning (one naming three glossary entries, or on a page importing an ML
+library) and left alone elsewhere. rST and MyST twins; ``-j 2`` and incremental builds
+give the serial result."""
+
+from __future__ import annotations
+
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from .conftest import read_html
+
+FORMATS = ["rst", "md"]
+
+ML_TEXT = (
+    "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
+    "The tokenizer splits each sentence, and after every epoch the model shows less overfitting."
+)
+EVERYDAY_TEXT = (
+    "The tokenizer of our config lexer splits the file into words, "
+    "and the log stamps each line with seconds since the Unix epoch."
+)
+IMPORT_TEXT = "The tokenizer is loaded once and reused for every request."
+
+
+def _heading(fmt: str, text: str) -> str:
+    return f"# {text}\n\n" if fmt == "md" else f"{text}\n{'=' * len(text)}\n\n"
+
+
+def _code(fmt: str, code: str) -> str:
+    if fmt == "md":
+        return f"```python\n{code}\n```\n\n"
+    return ".. code-block:: python\n\n" + "".join(f"   {line}\n" for line in code.splitlines()) + "\n"
+
+
+def _write(src: Path, fmt: str, pages: dict[str, str], **conf: object) -> None:
+    src.mkdir(parents=True, exist_ok=True)
+    settings = {"mlglossary_autolink": "first", **conf}
+    extensions = ["myst_parser", "sphinxcontrib_mlglossary"] if fmt == "md" else ["sphinxcontrib_mlglossary"]
+    (src / "conf.py").write_text(
+        f"extensions = {extensions!r}\n" + "".join(f"{key} = {value!r}\n" for key, value in settings.items()),
+        encoding="utf-8",
+    )
+    names = "\n".join([*pages, "glossary"])
+    toctree = (
+        f"```{{toctree}}\n{names}\n```\n"
+        if fmt == "md"
+        else ".. toctree::\n\n" + "".join(f"   {name}\n" for name in [*pages, "glossary"])
+    )
+    (src / f"index.{fmt}").write_text(_heading(fmt, "Home") + toctree, encoding="utf-8")
+    directive = "```{mlglossary}\n```\n" if fmt == "md" else ".. mlglossary::\n"
+    (src / f"glossary.{fmt}").write_text(_heading(fmt, "Glossary") + directive, encoding="utf-8")
+    for name, body in pages.items():
+        (src / f"{name}.{fmt}").write_text(_heading(fmt, name.title()) + body, encoding="utf-8")
+
+
+def _pages(fmt: str) -> dict[str, str]:
+    return {
+        "training": ML_TEXT + "\n",
+        "logging": EVERYDAY_TEXT + "\n",
+        "serving": _code(fmt, "from transformers import AutoTokenizer") + IMPORT_TEXT + "\n",
+    }
+
+
+def _build(src: Path, out: Path, parallel: int = 0, fresh: bool = True) -> SphinxTestApp:
+    app = SphinxTestApp(
+        "html", srcdir=src, builddir=out, freshenv=fresh, parallel=parallel, status=StringIO(), warning=StringIO()
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app
+
+
+def _autolinks(app: SphinxTestApp, page: str) -> list[tuple[str, str]]:
+    soup = read_html(app.outdir / f"{page}.html")
+    return [
+        (" ".join(a.get_text().split()), a["href"].rsplit("#term-", 1)[1])
+        for a in soup.select("a")
+        if a.select_one(".mlglossary-autolink")
+    ]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_everyday_words_are_linked_on_ml_pages_only(tmp_path, fmt):
+    src = tmp_path / "src"
+    _write(src, fmt, _pages(fmt))
+    app = _build(src, tmp_path / "out")
+    training = dict(_autolinks(app, "training"))
+    assert training["tokenizer"] == "tokenizer"
+    assert training["epoch"] == "epoch"
+    assert training["learning rate"] == "learning-rate"
+    assert _autolinks(app, "logging") == []
+    # no glossary entry is named on the serving page, but its code imports an ML library
+    assert _autolinks(app, "serving") == [("tokenizer", "tokenizer")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_innermost_section_decides(tmp_path, fmt):
+    sub = "## " if fmt == "md" else ""
+    under = "" if fmt == "md" else "\n" + "-" * 20
+    page = f"{sub}Training the model{under}\n\n{ML_TEXT}\n\n{sub}Reading the logs{under}\n\n{EVERYDAY_TEXT}\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"mixed": page}, mlglossary_autolink="section")
+    links = _autolinks(_build(src, tmp_path / "out"), "mixed")
+    assert links.count(("tokenizer", "tokenizer")) == 1  # the ML section's only
+    assert links.count(("epoch", "epoch")) == 1
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("mlglossary_autolink_context", 0), ("mlglossary_autolink_context_names", [])],
+)
+def test_context_linking_can_be_turned_off(tmp_path, setting, value):
+    src = tmp_path / "src"
+    _write(src, "rst", _pages("rst"), **{setting: value})
+    app = _build(src, tmp_path / "out")
+    linked = {target for _, target in _autolinks(app, "training") + _autolinks(app, "serving")}
+    assert "tokenizer" not in linked
+    assert "epoch" not in linked
+    assert "learning-rate" in linked  # the names linked anyway still are
+
+
+def test_a_higher_threshold_asks_for_more_named_entries(tmp_path):
+    src = tmp_path / "src"
+    _write(src, "rst", _pages("rst"), mlglossary_autolink_context=10)
+    app = _build(src, tmp_path / "out")
+    assert "tokenizer" not in {target for _, target in _autolinks(app, "training")}
+    assert ("tokenizer", "tokenizer") in _autolinks(app, "serving")  # the import still decides
+
+
+def _bodies(app: SphinxTestApp) -> dict[str, str]:
+    return {
+        page: str(read_html(app.outdir / f"{page}.html").select_one("div.body"))
+        for page in ("training", "logging", "serving")
+    }
+
+
+def test_parallel_and_incremental_builds_equal_the_serial_one(tmp_path):
+    src = tmp_path / "src"
+    _write(src, "rst", _pages("rst"))
+    serial = _bodies(_build(src, tmp_path / "serial"))
+    assert _bodies(_build(src, tmp_path / "parallel", parallel=2)) == serial
+    # incremental: the everyday page first holds ML text, then is edited back
+    shutil.copytree(src, tmp_path / "src2")
+    src2 = tmp_path / "src2"
+    (src2 / "logging.rst").write_text(_heading("rst", "Logging") + ML_TEXT + "\n", encoding="utf-8")
+    first = _build(src2, tmp_path / "incremental")
+    assert ("tokenizer", "tokenizer") in _autolinks(first, "logging")
+    (src2 / "logging.rst").write_text(_heading("rst", "Logging") + EVERYDAY_TEXT + "\n", encoding="utf-8")
+    again = _build(src2, tmp_path / "incremental", fresh=False)
+    assert _bodies(again) == serial
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt):
+    text = (
+        "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
+        'The dataset needs a column named "label" with one class per row, and the '
+        "\u201ctensor\u201d mode returns raw outputs. Every tensor of the batch has labels."
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text + "\n"})
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    # the quoted names are left alone, so the first unquoted mentions take the links
+    assert ("tensor", "tensor") in links
+    assert ("labels", "labels") in links
+    assert ("label", "labels") not in links
