@@ -77,8 +77,8 @@ translations: $(DOCS_STAMP)
 	done
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks
-	$(BIN)/ruff format --check sphinxcontrib_mlglossary tests benchmarks
+	$(BIN)/ruff check sphinxcontrib_mlglossary tests benchmarks tools
+	$(BIN)/ruff format --check sphinxcontrib_mlglossary tests benchmarks tools
 	$(BIN)/mypy
 
 clean:

@@ -143,7 +143,9 @@ def fixtures() -> dict[str, bytes]:
         "001_en_cp1252.txt": damage(dialect_file("en", ENTRY_IDS), "cp1252"),
         "002_en_web_page.txt": web_page(ENTRY_IDS).encode("utf-8"),
         "003_es_johab.txt": damage(dialect_file("es", ENTRY_IDS), "johab"),
-        "004_ar_tis620.txt": damage(dialect_file("ar", SHORT_IDS, english_headings=True), "tis_620", dropped=c1 + b"\xa0"),
+        "004_ar_tis620.txt": damage(
+            dialect_file("ar", SHORT_IDS, english_headings=True), "tis_620", dropped=c1 + b"\xa0"
+        ),
         # the undamaged texts, to compare repairs with
         "clean_en.md": dialect_file("en", ENTRY_IDS).encode("utf-8"),
         "clean_es.md": dialect_file("es", ENTRY_IDS).encode("utf-8"),
