@@ -148,8 +148,25 @@ def _validate(app: Sphinx, config: Config) -> None:
             f"mlglossary_autolink_context = {context!r} is not a whole number from 0 (off) to 1000; using 3",
         )
         config.mlglossary_autolink_context = 3
-    for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include", "mlglossary_autolink_context_names"):
-        setattr(config, name, _autolink_names(name, getattr(config, name), resolve_language(requested) or "en"))
+    language = resolve_language(requested) or "en"
+    for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include"):
+        setattr(config, name, _autolink_names(name, getattr(config, name), language))
+    context_names = config.mlglossary_autolink_context_names
+    if list(context_names) == list(DEFAULT_CONTEXT_ENTRIES):
+        # our own default names no mistake of the user's: keep, quietly, the entries the
+        # glossary in use has (a glossary replaced or trimmed may lack some)
+        config.mlglossary_autolink_context_names = _known_entries(context_names, language)
+    else:
+        config.mlglossary_autolink_context_names = _autolink_names(
+            "mlglossary_autolink_context_names", context_names, language
+        )
+
+
+def _known_entries(ids: list[str] | tuple[str, ...], language: str) -> list[str]:
+    from .loader import bundled_glossary
+
+    glossary = bundled_glossary(language)
+    return [entry_id for entry_id in ids if glossary.get(entry_id) is not None]
 
 
 def _autolink_names(option: str, values: list[Any] | tuple[Any, ...], language: str) -> list[str]:
