@@ -33,6 +33,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .cited_only import CitedOnly
     from .directives import MlGlossaryDirective
     from .domain import MlGlossaryDomain, reading_done, start_session
+    from .entry_definitions import ExpandDefinitions
     from .file_notices import report_file_notices
     from .glossary_json import write_glossary_json
     from .i18n import CATALOG, LOCALE_DIR
@@ -55,6 +56,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AutoLinker)
     legacy_anchors.register(app)
     prerendered.register(app)
+    app.add_post_transform(ExpandDefinitions)
     app.add_post_transform(StoredBodies)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)

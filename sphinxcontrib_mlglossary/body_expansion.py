@@ -22,7 +22,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .domain import glossary_domain
-from .entry_bodies import fragment_html, mark_references, parse_bodies
+from .entry_bodies import fragment_html, parse_bodies
+from .entry_references import mark_references
 from .loader import bundled_glossary
 from .prerendered import bundled_prerendered, prerendered_body
 from .session import BuildSession
@@ -75,8 +76,9 @@ class StoredBodies(SphinxPostTransform):
             by_language.setdefault(body["language"], []).append(body)
         for language, bodies in by_language.items():
             if stored_html_usable(session, self.env, session.require_builder(), self.document.settings, language):
-                continue
-            self._parse_in_place(session, language, bodies)
+                bodies = [body for body in bodies if body.get("stale")]  # no stored HTML to keep
+            if bodies:
+                self._parse_in_place(session, language, bodies)
 
     def _parse_in_place(self, session: BuildSession, language: str, bodies: list[prerendered_body]) -> None:
         glossary = bundled_glossary(language)
@@ -94,6 +96,8 @@ class StoredBodies(SphinxPostTransform):
 
     def _page_of(self, body: prerendered_body) -> str:
         """The page the body was read on (in a single-page build, not the page being written)."""
+        if body.get("docname"):
+            return str(body["docname"])
         link = next(iter(body.findall(addnodes.pending_xref)), None)
         return str(link["refdoc"]) if link is not None else self.env.docname
 

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from docutils import nodes
 from sphinx import addnodes
 
-from .nodes import AUTOLINK
+from .entry_definitions import cited_references
+from .nodes import AUTOLINK, deferred_definition
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 ID_PREFIX = "mlglossary-cite-"
 #: the target as written, kept on a reference when an explicit title hides it and the
@@ -166,6 +167,21 @@ def _section_key(section: nodes.section | None) -> tuple[str, str]:
     return (section["ids"][0] if section["ids"] else ""), (title.astext() if title else "")
 
 
+def _page_references(doctree: nodes.document) -> Iterator[tuple[addnodes.pending_xref, nodes.Node]]:
+    """Each cross-reference the page will hold when written, in document order, with the
+    node that stands where it will be (itself, or the deferred definition holding it)."""
+    for node in doctree.findall(_holds_references):
+        if isinstance(node, deferred_definition):
+            for xref in cited_references(node):
+                yield xref, node
+        else:
+            yield cast("addnodes.pending_xref", node), node
+
+
+def _holds_references(node: nodes.Node) -> bool:
+    return isinstance(node, addnodes.pending_xref | deferred_definition)
+
+
 def record_citations(doctree: nodes.document, docname: str) -> PageCitations | None:
     """The page's citations in document order (None when it has none)."""
     targets: list[str] = []
@@ -174,10 +190,12 @@ def record_citations(doctree: nodes.document, docname: str) -> PageCitations | N
     sections: dict[int, int] = {}  # id(section node) -> index into section_keys
     section_keys: list[tuple[str, str]] = []
     conditions: dict[str, int] = {}
-    for xref in doctree.findall(addnodes.pending_xref):
+    last: tuple[nodes.Node | None, _Place | None] = (None, None)
+    for xref, standing in _page_references(doctree):
         if not is_term_reference(xref):
             continue
-        place = _place_of(xref)
+        place = last[1] if last[0] is standing and last[1] is not None else _place_of(standing)
+        last = (standing, place)
         section, condition = place.section, place.only
         if id(section) not in sections:
             sections[id(section)] = len(section_keys)

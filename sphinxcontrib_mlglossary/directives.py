@@ -18,18 +18,19 @@ from sphinx.util.docutils import SphinxDirective
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .entry_anchors import claim_anchor
-from .entry_bodies import mark_references
+from .entry_definitions import deferred, related_entries, see_also
+from .entry_references import mark_references
 from .folding import fold_long_examples
 from .i18n import _
 from .legacy_anchors import WANTED as WANTED_LEGACY_ANCHOR
 from .loader import REFERENCE_LANGUAGE, GlossaryDataError, bundled_glossary, bundled_path
 from .markup import render_blocks
-from .nodes import ENTRY_REFERENCE, glossary_block, letter_bar, letter_heading
+from .nodes import glossary_block, letter_bar, letter_heading
 from .plausible import plausible
-from .prerendered import Prerendered, body_node, bundled_prerendered
+from .prerendered import Prerendered, bundled_prerendered
 from .sorting import letter, letter_id, sort_key
 from .sources import BUNDLED, SourceSpec, data_location, load, report_refused, resolve_option
-from .text_direction import direction, list_separator
+from .text_direction import direction
 
 if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec
@@ -196,28 +197,27 @@ class MlGlossaryDirective(SphinxDirective):
         anchor = claim_anchor(document, entry.anchor)
         term = self._term(entry, anchor)
         defined[entry.id] = anchor
-        # warnings about the body point at the entry in its data file, not at this page
-        definition = nodes.definition("", *self._body(entry, glossary))
-        related = [glossary.get(target) for target in entry.see_also]
-        if any(related):
-            definition += self._see_also([r for r in related if r is not None])
+        if self._stored is not None and self._stored.fragment(entry.id, entry.body) is not None:
+            # made when the page is written: nothing for the read transforms to walk
+            definition = nodes.definition("", deferred(entry, self._language, self.env.docname))
+        else:
+            definition = nodes.definition("", *self._body(entry, glossary))
+            related = related_entries(entry, glossary)
+            if related:
+                definition += see_also(related, self._language, self.env.docname)
         item = nodes.definition_list_item("", term, definition)
         item["classes"] += ["mlglossary-entry", *(f"mlglossary-tag-{tag}" for tag in entry.tags)]
         return item
 
     def _body(self, entry: Entry, glossary: Glossary) -> list[nodes.Node]:
-        """The entry's text: stored HTML with its links (see .prerendered), or parsed here."""
-        fragment = self._stored.fragment(entry.id, entry.body) if self._stored is not None else None
-        if fragment is not None:
-            body: list[nodes.Node] = [body_node(entry.id, self._language, fragment, self.env.docname)]
-        else:
-            # warnings about the body point at the entry in its data file, not at this page
-            session = glossary_domain(self.env).session
-            location = data_location(session, entry)  # a merged glossary holds entries of two files
-            parsed = render_blocks(
-                session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id
-            )
-            body = fold_long_examples(parsed)
+        """The entry's text, parsed here (a project's own file, or a body not stored)."""
+        # warnings about the body point at the entry in its data file, not at this page
+        session = glossary_domain(self.env).session
+        location = data_location(session, entry)  # a merged glossary holds entries of two files
+        parsed = render_blocks(
+            session.entry_renderer(), entry.body, self.state.document, location=location, entry=entry.id
+        )
+        body = fold_long_examples(parsed)
         mark_references(body, glossary, self._known_targets)
         return body
 
@@ -240,25 +240,3 @@ class MlGlossaryDirective(SphinxDirective):
             index.source, index.line = source, line
             term += index
         return term
-
-    def _see_also(self, related: list[Entry]) -> nodes.paragraph:
-        paragraph = nodes.paragraph(classes=["mlglossary-see-also"])
-        paragraph += nodes.strong(text=str(_("See also:")))
-        paragraph += nodes.Text(" ")
-        separator = list_separator(glossary_domain(self.env).session.settings.language)
-        for position, other in enumerate(related):
-            if position:
-                paragraph += nodes.Text(separator)
-            xref = addnodes.pending_xref(
-                "",
-                nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"]),
-                refdomain="std",
-                reftype="term",
-                reftarget=other.name,
-                refexplicit=False,
-                refwarn=True,
-                refdoc=self.env.docname,
-            )
-            xref[ENTRY_REFERENCE] = True
-            paragraph += xref
-        return paragraph

@@ -25,9 +25,8 @@ from sphinx.transforms.post_transforms.code import HighlightLanguageTransform, T
 from sphinx.util.docutils import sphinx_domains
 
 from .folding import fold_long_examples
-from .inflection import variants
 from .markup import render_blocks
-from .nodes import API_REFERENCE, ENTRY_REFERENCE, example_fold
+from .nodes import example_fold
 from .prerendered import LINK_MARK, Fragment, node_data
 from .rendering import lent_page
 
@@ -37,33 +36,7 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-    from .model import Glossary
     from .session import BuildSession
-
-
-def mark_references(blocks: Iterable[nodes.Node], glossary: Glossary, known: dict[str, bool] | None = None) -> None:
-    """Mark an entry's API references, and its term references to entries of the same data.
-
-    ``known`` remembers the answer per target across the entries of one page (the same
-    few hundred targets recur, and each look-up tries every inflection).
-    """
-    known = {} if known is None else known
-    for block in blocks:
-        if isinstance(block, nodes.Element):
-            for xref in block.findall(addnodes.pending_xref):
-                if xref.get("refdomain") == "py":
-                    xref[API_REFERENCE] = True
-                elif xref.get("reftype") == "term":
-                    target = xref.get("reftarget", "")
-                    if target not in known:
-                        known[target] = names_an_entry(glossary, target)
-                    if known[target]:
-                        xref[ENTRY_REFERENCE] = True
-
-
-def names_an_entry(glossary: Glossary, target: str) -> bool:
-    """Whether a term reference in an entry's text cites another entry of the same data."""
-    return any(glossary.find(form) is not None for form in (target, *variants(target)))
 
 
 def parse_bodies(

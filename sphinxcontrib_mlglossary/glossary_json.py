@@ -20,6 +20,7 @@ from .backlinks import cached_index
 from .citations import Cited
 from .domain import MlGlossaryDomain, glossary_domain
 from .model import fold
+from .nodes import PIECES, card_batch
 from .rendering import one_line, our_summary, page_title, plain_inline, resolve_summary_links
 from .sources import entry_for
 from .structured_data import element_id, page_url
@@ -124,7 +125,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
     document = new_document("<mlglossary>")
     document.settings.env = app.env
     terms: list[dict[str, Any]] = []
-    current = domain.session.settings
+    summaries = _Summaries(app)
     excluded = {fold(name) for name in current.autolink_exclude}
     included = {fold(name) for name in current.autolink_include}
     for docname in sorted(domain.definitions):
@@ -141,7 +142,7 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "abbreviations": list(entry.abbreviations),
                     "aliases": list(entry.aliases),
                     "autolink": list(linked_names(entry, excluded, included)) if current.autolink != "off" else [],
-                    "summary": {"text": one_line(plain), "html": _html(app, inline)},
+                    "summary": summaries.add(one_line(plain), inline),
                     "tags": list(entry.tags),
                     "see_also": list(entry.see_also),
                     "url": _url(builder, docname, anchor),
@@ -159,13 +160,14 @@ def glossary_data(app: Sphinx) -> dict[str, Any]:
                     "name": text,
                     "abbreviations": [],
                     "aliases": [],
-                    "summary": {"text": one_line(summary), "html": _html(app, inline_nodes)},
+                    "summary": summaries.add(one_line(summary), inline_nodes),
                     "tags": [],
                     "see_also": [],
                     "url": _url(builder, docname, anchor),
                     "backlinks": _backlinks(domain, builder, index.get((docname, anchor)), titles),
                 }
             )
+    summaries.render()
     return {
         "version": FORMAT_VERSION,
         "project": app.config.project,
@@ -198,11 +200,32 @@ def _backlinks(
     return found
 
 
-def _html(app: Sphinx, inline: tuple[nodes.Node, ...]) -> str:
-    """The summary as an HTML fragment, term links resolved relative to the output root."""
-    if not inline:
-        return ""
-    paragraph = nodes.paragraph()
-    paragraph.extend(resolve_summary_links(app.env, app.builder, app.config.root_doc, n.deepcopy()) for n in inline)
-    fragment: str = app.builder.render_partial(paragraph)["fragment"]  # type: ignore[attr-defined]
-    return fragment.strip().removeprefix("<p>").removesuffix("</p>").strip()
+class _Summaries:
+    """The terms' summaries, their HTML written by one ``render_partial`` call: one call per
+    summary took longer than everything else the file needs."""
+
+    def __init__(self, app: Sphinx) -> None:
+        self._app = app
+        self._pending: list[tuple[dict[str, str], nodes.paragraph]] = []
+
+    def add(self, text: str, inline: tuple[nodes.Node, ...]) -> dict[str, str]:
+        """A term's ``summary`` object; its ``html`` is filled in by :meth:`render`."""
+        summary = {"text": text, "html": ""}
+        if inline:
+            app = self._app
+            paragraph = nodes.paragraph()
+            paragraph.extend(
+                resolve_summary_links(app.env, app.builder, app.config.root_doc, node.deepcopy()) for node in inline
+            )
+            self._pending.append((summary, paragraph))
+        return summary
+
+    def render(self) -> None:
+        """Write every summary, term links resolved relative to the output root."""
+        if not self._pending:
+            return
+        batch = card_batch()
+        batch.extend(paragraph for _summary, paragraph in self._pending)
+        self._app.builder.render_partial(batch)  # type: ignore[attr-defined]
+        for (summary, _paragraph), html in zip(self._pending, batch[PIECES], strict=True):
+            summary["html"] = html.strip().removeprefix("<p>").removesuffix("</p>").strip()

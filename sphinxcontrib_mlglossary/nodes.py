@@ -223,6 +223,15 @@ def depart_div_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</div>\n")
 
 
+class deferred_definition(nodes.Invisible, nodes.Element):
+    """A shipped entry's definition until its page is written (see :mod:`.entry_definitions`).
+
+    ``entry`` and ``language`` name the entry, ``docname`` the page it was read on (a
+    single-page build writes it on another). Replaced before any writer sees it; a writer
+    that meets one anyway leaves it out.
+    """
+
+
 class example_fold(nodes.General, nodes.Element):
     """A long example of a glossary entry, folded (see :mod:`.folding`).
 
@@ -259,6 +268,7 @@ def register(app: Sphinx) -> None:
     app.add_node(card_batch, html=(visit_card_batch_html, None), **others)  # type: ignore[arg-type]
     # tooltip_slot's HTML visitor is registered by .card_marks, which it calls
     app.add_node(letter_bar, html=(visit_letter_bar_html, None), **others)  # type: ignore[arg-type]
+    app.add_node(deferred_definition, html=(skip, None), **others)  # type: ignore[arg-type]
     app.add_node(letter_heading, html=(visit_letter_heading_html, depart_letter_heading_html))
     app.add_node(
         example_fold,

@@ -11,7 +11,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from sphinx.util.inventory import InventoryFile
 
 # hostile_data: builds with a glossary file of the test's own (security, hostile-input tests)
@@ -31,6 +31,15 @@ def rootdir() -> Path:
 
 def read_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def ids_of(soup: BeautifulSoup) -> dict[str, Tag]:
+    """Each id on the page -> the first element holding it, in one walk: ``soup.find(id=...)``
+    walks the whole page (36,000 elements on a glossary page) on every call."""
+    found: dict[str, Tag] = {}
+    for element in soup.find_all(id=True):
+        found.setdefault(str(element["id"]), element)
+    return found
 
 
 #: the class naming a term link's card, and the id the script gives the card

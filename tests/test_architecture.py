@@ -147,3 +147,39 @@ def test_no_import_cycle_between_the_packages_modules():
         if name not in state:
             visit(name, [name])
     assert cycles == []
+
+
+def _launches_chromium(node: ast.AST) -> bool:
+    """A call of ``<...>.chromium.launch(...)`` (Playwright's way to start the browser)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "launch"
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "chromium"
+    )
+
+
+def _marked_browser(decorators: list[ast.expr]) -> bool:
+    return any(ast.unparse(decorator).endswith("mark.browser") for decorator in decorators)
+
+
+def test_every_test_that_starts_chromium_is_marked_browser():
+    """CI's first run leaves the ``browser`` tests out (``-m "not browser"``, see .ci/run) and
+    the second runs them: a test that starts Chromium without the marker would run twice."""
+    unmarked = []
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        whole_module = any(
+            isinstance(node, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "pytestmark" for target in node.targets)
+            and "mark.browser" in ast.unparse(node.value)
+            for node in tree.body
+        )
+        if whole_module:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and any(_launches_chromium(call) for call in ast.walk(node)):
+                if not (node.name.startswith("test_") and _marked_browser(node.decorator_list)):
+                    unmarked.append(f"{path.name}::{node.name}")
+    assert unmarked == []

@@ -32,7 +32,7 @@ from sphinxcontrib_mlglossary.loader import bundled_glossary
 from sphinxcontrib_mlglossary.model import fold
 from sphinxcontrib_mlglossary.term_pattern import forms_of
 
-from .conftest import build_html_quietly, read_html
+from .conftest import build_html_quietly, ids_of, read_html
 
 CORPUS = Path(__file__).parent / "fixtures" / "autolink_corpus"
 LANGUAGES = ("en", "es", "ar")
@@ -92,8 +92,9 @@ def build(tmp_path: Path, language: str, sentences: list[Sentence], **conf: obje
     assert warning_text == ""
     soup = read_html(app.outdir / "sentences.html")
     found: dict[int, list[tuple[str, str]]] = {}
+    ids = ids_of(soup)
     for number in range(len(sentences)):
-        section = soup.find(id=f"s{number}")
+        section = ids.get(f"s{number}")
         assert section is not None, number
         found[number] = [
             (" ".join(a.get_text().split()), a["href"].rsplit("#term-", 1)[1])

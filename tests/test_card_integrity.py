@@ -149,6 +149,7 @@ def test_content_cannot_take_a_card_id_or_pass_for_the_card_block(forged):
         assert "mlglossary-card" in terms.find(id=CARD_ID + card_key(link))["class"]
 
 
+@pytest.mark.browser
 def test_cards_open_on_a_page_with_a_forged_block(forged):
     """Before: the script took the content's box for the card block and no card opened."""
     browser_test = pytest.importorskip("tests.test_browser")
@@ -223,6 +224,7 @@ def test_singlehtml_has_one_card_block_and_term_links_that_land(single):
     assert soup.select('script[src*="mlglossary.js"]') and soup.select('link[href*="mlglossary.css"]')
 
 
+@pytest.mark.browser
 def test_singlehtml_cards_open_and_links_land_in_a_browser(single):
     browser_test = pytest.importorskip("tests.test_browser")
     with browser_test.sync_playwright() as playwright:

@@ -10,7 +10,7 @@ import pytest
 from sphinxcontrib_mlglossary.glossary_json import SCHEMA_PATH
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html
+from .conftest import ids_of, read_html
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
@@ -50,10 +50,10 @@ def test_schema_urls_and_backlinks(root_app, builder, glossary_url, citation_url
 def test_backlinks_match_the_glossary_page(built_root):
     app = built_root("basic-md")
     data = load(app)
-    soup = read_html(app.outdir / "glossary.html")
+    ids = ids_of(read_html(app.outdir / "glossary.html"))
     for term in data["terms"]:
         anchor = term["url"].partition("#")[2]
-        box = soup.find(id=anchor).find_next_sibling("dd").select_one("div.mlglossary-backlinks")
+        box = ids[anchor].find_next_sibling("dd").select_one("div.mlglossary-backlinks")
         shown = [a["href"] for a in box.select("li > p > a")] if box else []
         assert shown == [link["url"] for link in term["backlinks"]], term["id"]
 

@@ -16,7 +16,8 @@ from docutils import nodes
 
 from sphinxcontrib_mlglossary import directives, prerender
 from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, bundled_glossary
-from sphinxcontrib_mlglossary.prerendered import bundled_prerendered, prerendered_body, prerendered_path
+from sphinxcontrib_mlglossary.nodes import deferred_definition
+from sphinxcontrib_mlglossary.prerendered import bundled_prerendered, prerendered_path
 
 from .conftest import read_html
 
@@ -32,7 +33,8 @@ def _entries_html(path):
 
 
 def _stored_count(app, docname="glossary"):
-    return len(list(app.env.get_doctree(docname).findall(prerendered_body)))
+    """Entries whose stored body the page takes: deferred when read, made when written (.entry_definitions)."""
+    return len(list(app.env.get_doctree(docname).findall(deferred_definition)))
 
 
 def test_stored_bodies_are_current():
