@@ -145,6 +145,24 @@ def test_a_site_built_with_this_extension_gives_cards_from_its_glossary_json(bui
     assert read_html(out / "second.html").select_one('script[src*="mlglossary.js"]') is None
 
 
+def test_a_relative_mapping_gives_cards_on_pages_in_folders_too(tmp_path: Path):
+    """With a relative target (a site copied beside this one, as example_docs does), intersphinx
+    writes each link from its page (``../notes/...`` in a folder): every page gets the card."""
+    site = plain_site(tmp_path)
+    src = citing_project(tmp_path, "notes/", str(site / "objects.inv"), "{term}`teapot`")
+    (src / "guide").mkdir()
+    (src / "guide" / "deep.md").write_text("# Deep\n\nA {term}`teapot` again.\n")
+    (src / "index.md").write_text("# Citing\n\n{term}`teapot`\n\n```{toctree}\nsecond\nguide/deep\n```\n")
+    out = tmp_path / "out"
+    assert _sphinx_build(src, out) == ""
+    top = read_html(out / "index.html").find("a", string="teapot")
+    deep = read_html(out / "guide" / "deep.html").find("a", string="teapot")
+    assert top["href"] == "notes/index.html#term-teapot"
+    assert deep["href"] == "../notes/index.html#term-teapot"
+    assert card_key(deep) is not None and card_key(deep) == card_key(top)
+    assert deep["title"] == "A vessel in which tea is brewed and served."
+
+
 def test_off_by_default(built_root, tmp_path: Path):
     site = Path(built_root("basic-md").outdir)
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`", on=False)
