@@ -1,12 +1,17 @@
 """Example project for sphinxcontrib-mlglossary: read it, build it, copy what you need."""
 
+import subprocess
+import sys
 from importlib.util import find_spec
+from pathlib import Path
+
+from sphinx.errors import ConfigError
 
 project = "Tiny Transformers Handbook"
 author = "the sphinxcontrib-mlglossary authors"
 copyright = "2026, the sphinxcontrib-mlglossary authors"
-extensions = ["myst_parser", "sphinxcontrib_mlglossary"]
-exclude_patterns = ["_build"]
+extensions = ["myst_parser", "sphinx.ext.intersphinx", "sphinxcontrib_mlglossary"]
+exclude_patterns = ["_build", "other_site"]
 
 # Furo where it is installed (`pip install furo`), Sphinx's default theme otherwise; in
 # every language: the extension gives Arabic pages dir="rtl" in either.
@@ -40,5 +45,38 @@ def localize(app, config):
     config.project = config.html_title = TITLES.get(language, TITLES["en"])
 
 
+# Cards for another site's terms (docs/how-to/intersphinx.md): tokenization.md cites three
+# terms of "Text Encoding Notes", a one-page plain Sphinx site whose source is other_site/.
+# build_other_site() below builds it first, in this build's language, and maps it with
+# intersphinx; HTML builds copy it into their output as encoding-notes/, so its links work
+# and its cards (read from its glossary page while this build starts) need no network.
+mlglossary_external_cards = True
+#: where the other site's pages go in this project's HTML output (intersphinx's link target)
+OTHER_SITE_FOLDER = "encoding-notes"
+
+
+def build_other_site(app, config):
+    """Build other_site/ with plain Sphinx, then point intersphinx at its inventory."""
+    language = (config.language or "en").split("_")[0]
+    built = Path(app.confdir) / "_build" / "other_site" / language
+    html = built / "html" / OTHER_SITE_FOLDER
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "-D", f"language={language}"]
+    command += ["-d", str(built / "doctrees"), str(Path(app.confdir) / "other_site"), str(html)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise ConfigError(f"other_site/ could not be built:\n{result.stderr}")
+    # a relative target: intersphinx writes links from each page to encoding-notes/
+    config.intersphinx_mapping = {"notes": (OTHER_SITE_FOLDER + "/", str(html / "objects.inv"))}
+
+
+def copy_other_site(app):
+    """HTML pages link to encoding-notes/: copy the other site there (not into e-books)."""
+    if app.builder.name in {"html", "dirhtml", "singlehtml"}:
+        language = (app.config.language or "en").split("_")[0]
+        app.config.html_extra_path = [str(Path(app.confdir) / "_build" / "other_site" / language / "html")]
+
+
 def setup(app):
     app.connect("config-inited", localize)
+    app.connect("config-inited", build_other_site)  # before intersphinx reads the mapping (priority 800)
+    app.connect("builder-inited", copy_other_site)

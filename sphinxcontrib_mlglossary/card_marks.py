@@ -17,6 +17,7 @@ collected in the write phase would be lost under ``-j``.
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -104,8 +105,10 @@ class _Locator:
         return link.get("internal") is False
 
     def card(self, link: nodes.reference, cards: dict[tuple[str, str], PreparedCard]) -> PreparedCard | None:
-        if self.elsewhere(link) and ("", link.get("refuri", "")) in cards:
-            return cards[("", link["refuri"])]
+        if self.elsewhere(link):
+            external = cards.get(("", self._from_root(link.get("refuri", ""))))
+            if external is not None:
+                return external
         page: str | None = None  # None: a link within the page
         if "refid" in link:
             anchor = link["refid"]
@@ -120,6 +123,15 @@ class _Locator:
                 continue
             return cards.get((docname, anchor))
         return None
+
+    def _from_root(self, refuri: str) -> str:
+        """Another site's address as its card is keyed: a relative mapping's link, which intersphinx
+        writes from the citing page's folder (``../notes/x.html``), taken back to the root."""
+        folder = posixpath.dirname(self.fromdoc)
+        if not folder or "://" in refuri or refuri.startswith(("/", "#")):
+            return refuri
+        path, sep, anchor = refuri.partition("#")
+        return posixpath.normpath(posixpath.join(folder, path)) + sep + anchor
 
     def _uri(self, docname: str) -> str:
         if docname not in self.uris:

@@ -189,7 +189,7 @@ def _mapped_sites(app: Sphinx) -> Iterable[MappedSite]:
 
 
 def _read(location: str, config: Config) -> bytes:
-    """A file of another site, from disk or over HTTP(S) with intersphinx's timeout."""
+    """A file of another site, from disk or over HTTP(S) with intersphinx's timeout and TLS settings."""
     if "://" not in location:
         path = Path(location)
         if path.stat().st_size > MAX_BYTES:
@@ -197,20 +197,12 @@ def _read(location: str, config: Config) -> bytes:
         return path.read_bytes()
     if not location.startswith(("http://", "https://")):
         raise SiteUnreadable(f"{location} is neither a file nor an HTTP address")
-    from sphinx.util import requests
+    from .site_requests import TooLarge, get_bytes  # requests is imported only when a site is fetched
 
-    with requests.get(
-        location,
-        timeout=config.intersphinx_timeout,
-        _user_agent=config.user_agent,
-        _tls_info=(config.tls_verify, config.tls_cacerts),
-        stream=True,
-    ) as response:
-        response.raise_for_status()
-        body = response.raw.read(MAX_BYTES + 1, decode_content=True)
-    if len(body) > MAX_BYTES:
-        raise SiteUnreadable(f"{location} is larger than {MAX_BYTES} bytes")
-    return bytes(body)
+    try:
+        return get_bytes(location, config, MAX_BYTES)
+    except TooLarge as error:
+        raise SiteUnreadable(str(error)) from error
 
 
 def _missing(error: Exception) -> bool:

@@ -26,6 +26,8 @@ FORBIDDEN = [
     r"_render_finalise",
     r"setattr\(\s*(env|app|self\.env)\b",
     r"\benv\.app\b",
+    r"_user_agent\s*=",
+    r"_tls_info\s*=",
 ]
 
 

@@ -18,7 +18,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html_with_cards
+from .conftest import card_key, read_html, read_html_with_cards
 
 EXAMPLE = Path(__file__).parent.parent / "example_docs"
 PAGES = ["index", "tokenization", "training", "scaling", "glossary"]
@@ -263,3 +263,68 @@ def test_project_title_and_copyright_in_each_language(builds, language):
         assert "©." not in footer
         if language != "en":
             assert TITLES["en"] not in soup.title.get_text()
+
+
+#: the terms tokenization.md cites from the other site (other_site/, mapped with intersphinx),
+#: and the first words of their definitions in each language of that site
+OTHER_SITE_TERMS = {
+    "code point": {"en": "The number Unicode gives", "es": "El número que Unicode", "ar": "الرقم الذي يمنحه Unicode"},
+    "UTF-8": {"en": "The encoding that writes", "es": "La codificación que escribe", "ar": "الترميز الذي يكتب"},
+    "grapheme cluster": {"en": "What a reader takes", "es": "Lo que un lector toma", "ar": "ما يراه القارئ"},
+}
+
+
+def other_site_cards(build: Build) -> dict[str, tuple[str, object]]:
+    """Term -> (href of its link on tokenization.html, the card the link names) for the other site's terms."""
+    page = build.page("tokenization")
+    found = {}
+    for link in page.select("a.mlglossary-term.external"):
+        card = page.select_one(f'div.mlglossary-card[data-mlglossary-href="{link["href"]}"]')
+        assert card is not None and card["id"].endswith(card_key(link)), link
+        found[link["href"].rpartition("#term-")[2]] = (link["href"], card)
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_terms_another_site_defines_get_cards_from_its_glossary(builds, language):
+    """tokenization.md cites three terms of a plain Sphinx site built with the handbook: each
+    link reaches that site's copy in the output, and its card shows the site's definition,
+    in the page's language, as plain text."""
+    cards = other_site_cards(builds[language])
+    assert sorted(cards) == ["UTF-8", "code-point", "grapheme-cluster"]
+    other_page = read_html(builds[language].outdir / "encoding-notes" / "index.html")
+    assert other_page.find("html")["lang"] == language
+    anchors = {dt.get_text().replace("¶", ""): dt["id"] for dt in other_page.select("dl.glossary dt")}
+    for name, opening in OTHER_SITE_TERMS.items():
+        href, card = cards[name.replace(" ", "-")]
+        assert href == f"encoding-notes/index.html#{anchors[name]}"
+        assert card.select_one(".mlglossary-card-title").get_text() == name
+        summary = card.select_one(".mlglossary-card-summary")
+        assert summary.get_text().startswith(opening[language])
+        assert summary.find_all(True) == []  # text only, whatever the other site's markup
+        assert card.select_one(".mlglossary-card-more a")["href"] == href
+
+
+def test_the_other_site_is_built_without_the_extension_and_needs_no_network(builds):
+    conf = (EXAMPLE / "other_site" / "conf.py").read_text(encoding="utf-8")
+    assert "extensions" not in conf  # a plain Sphinx site: the cards come from its glossary page
+    assert not (builds["en"].outdir / "encoding-notes" / "glossary.json").exists()
+    mapping = builds["en"].srcdir / "_build" / "other_site" / "en" / "html" / "encoding-notes" / "objects.inv"
+    assert mapping.is_file()  # intersphinx read a file: no request was made
+
+
+def test_parallel_build_gives_the_same_pages_and_cards(builds, tmp_path):
+    """-j 2 (reading and writing in two processes) writes what the serial build wrote."""
+    srcdir = copy_example(tmp_path)
+    warnings = StringIO()
+    app = SphinxTestApp(
+        "html", srcdir=srcdir, confoverrides={"language": "en"}, parallel=2, status=StringIO(), warning=warnings
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert warnings.getvalue() == ""
+    serial = builds["en"].outdir
+    for name in ["tokenization.html", "_static/mlglossary-cards.js", "encoding-notes/index.html"]:
+        assert (Path(app.outdir) / name).read_text(encoding="utf-8") == (serial / name).read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import sphinx
 from bs4 import BeautifulSoup
 
 from sphinxcontrib_mlglossary.untrusted_text import MAX_SUMMARY, definitions_on_page
@@ -66,6 +67,7 @@ def citing_project(tmp_path: Path, target: str, inventory: str, text: str, *, on
         'extensions = ["myst_parser", "sphinx.ext.intersphinx", "sphinxcontrib_mlglossary"]\n'
         f"intersphinx_mapping = {{'site': ({target!r}, {inventory!r})}}\n"
         f"mlglossary_external_cards = {on}\n"
+        "show_warning_types = True\n"  # Sphinx 7.3 leaves the [type.subtype] suffix out by default
     )
     (src / "index.md").write_text(f"# Citing\n\n{text}\n\n```{{toctree}}\nsecond\n```\n")
     (src / "second.md").write_text("# Second\n\nNo terms here.\n")
@@ -93,11 +95,22 @@ class _SlowGlossaryHandler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+class _RecordingHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder and records each request's path and User-Agent on the server."""
+
+    def do_GET(self) -> None:
+        self.server.seen.append((self.path, self.headers.get("User-Agent")))  # type: ignore[attr-defined]
+        super().do_GET()
+
+
 @contextmanager
-def _served(folder: Path, handler_class: type = http.server.SimpleHTTPRequestHandler) -> Iterator[str]:
+def _served(
+    folder: Path, handler_class: type = http.server.SimpleHTTPRequestHandler, seen: list | None = None
+) -> Iterator[str]:
     """``folder`` served over HTTP on 127.0.0.1 (a free port) while the block runs."""
     handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.seen = seen if seen is not None else []  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -130,6 +143,24 @@ def test_a_site_built_with_this_extension_gives_cards_from_its_glossary_json(bui
     # the page loads the script; the page citing nothing doesn't
     assert read_html(out / "index.html").select_one('script[src*="mlglossary.js"]') is not None
     assert read_html(out / "second.html").select_one('script[src*="mlglossary.js"]') is None
+
+
+def test_a_relative_mapping_gives_cards_on_pages_in_folders_too(tmp_path: Path):
+    """With a relative target (a site copied beside this one, as example_docs does), intersphinx
+    writes each link from its page (``../notes/...`` in a folder): every page gets the card."""
+    site = plain_site(tmp_path)
+    src = citing_project(tmp_path, "notes/", str(site / "objects.inv"), "{term}`teapot`")
+    (src / "guide").mkdir()
+    (src / "guide" / "deep.md").write_text("# Deep\n\nA {term}`teapot` again.\n")
+    (src / "index.md").write_text("# Citing\n\n{term}`teapot`\n\n```{toctree}\nsecond\nguide/deep\n```\n")
+    out = tmp_path / "out"
+    assert _sphinx_build(src, out) == ""
+    top = read_html(out / "index.html").find("a", string="teapot")
+    deep = read_html(out / "guide" / "deep.html").find("a", string="teapot")
+    assert top["href"] == "notes/index.html#term-teapot"
+    assert deep["href"] == "../notes/index.html#term-teapot"
+    assert card_key(deep) is not None and card_key(deep) == card_key(top)
+    assert deep["title"] == "A vessel in which tea is brewed and served."
 
 
 def test_off_by_default(built_root, tmp_path: Path):
@@ -170,6 +201,32 @@ def test_a_plain_sphinx_site_over_http_gives_cards_from_its_definitions_as_plain
 
 def card_name(card: BeautifulSoup) -> str:
     return card.select_one(".mlglossary-card-title").get_text()
+
+
+def test_requests_carry_the_projects_user_agent(built_root, tmp_path: Path):
+    """Sphinx's ``user_agent`` setting names every request, as it does intersphinx's own."""
+    site = Path(built_root("basic-md").outdir)
+    seen: list[tuple[str, str]] = []
+    with _served(site, _RecordingHandler, seen) as url:
+        src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`attention mask`")
+        (src / "conf.py").write_text((src / "conf.py").read_text() + "user_agent = 'handbook-builder/1.0'\n")
+        assert _sphinx_build(src, tmp_path / "out") == ""
+    assert ("/glossary.json", "handbook-builder/1.0") in seen
+    assert "attention mask" in _cards(tmp_path / "out")
+
+
+def test_tls_settings_follow_sphinxs_documented_values():
+    from sphinx.config import Config
+
+    from sphinxcontrib_mlglossary.site_requests import tls_verification, user_agent
+
+    per_host = Config({"tls_cacerts": {"docs.example": "/ca/docs.pem"}})
+    assert tls_verification("https://user:secret@docs.example/objects.inv", per_host) == "/ca/docs.pem"
+    assert tls_verification("https://other.example/objects.inv", per_host) is True
+    assert tls_verification("https://any.example/x", Config({"tls_cacerts": "/ca/all.pem"})) == "/ca/all.pem"
+    assert tls_verification("https://docs.example/x", Config({"tls_verify": False, "tls_cacerts": "/ca.pem"})) is False
+    assert user_agent(Config({})).startswith(f"Sphinx/{sphinx.__version__} sphinxcontrib-mlglossary/")
+    assert user_agent(Config({"user_agent": "mine"})) == "mine"
 
 
 def test_a_site_read_over_http_is_kept_in_the_cache_while_intersphinx_keeps_its_inventory(tmp_path: Path):

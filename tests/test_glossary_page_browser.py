@@ -1,4 +1,5 @@
-"""The glossary page of example_docs in headless Chromium: letter bar, entries' code, accessibility.
+"""example_docs in headless Chromium: the glossary page's letter bar, entries' code, accessibility,
+and the cards of terms another site defines.
 
 example_docs is built once per language (English in Furo where it is installed, Arabic in
 the default theme, right to left). Skipped without chromium or Playwright, except under
@@ -16,7 +17,7 @@ import pytest
 
 # browser, open_page and axe are fixtures, used by name; importing test_browser also skips
 # this module without chromium or Playwright (an error under CI=true)
-from .test_browser import browser, open_page  # noqa: F401
+from .test_browser import browser, card_of, open_page, shown  # noqa: F401
 from .test_card_accessibility import SAMPLE, axe, axe_results, mark_glossary_sample, serious_in  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -133,3 +134,24 @@ def test_page_height_with_folded_examples(sites, open_page):  # noqa: F811 (fixt
     page.evaluate("() => document.querySelectorAll('details.mlglossary-example').forEach(d => d.open = true)")
     opened = page.evaluate("() => document.documentElement.scrollHeight")
     assert opened - closed > 0.12 * opened, (closed, opened)
+
+
+#: the first words of the other site's definition of UTF-8, in each language
+UTF8_DEFINITION = {"en": "The encoding that writes each code point", "ar": "الترميز الذي يكتب كل نقطة ترميز"}
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_term_another_site_defines_shows_its_card_on_hover(sites, open_page, language):  # noqa: F811 (fixtures imported above)
+    """tokenization.html cites UTF-8 from Text Encoding Notes (mapped with intersphinx): hovering
+    shows the card made from that site's definition, and "read more" lands on its term there."""
+    page = open_page(sites[language].parent / "tokenization.html", reduced_motion="reduce")
+    link = page.locator('a.mlglossary-term[href="encoding-notes/index.html#term-UTF-8"]')
+    link.scroll_into_view_if_needed()
+    link.hover()
+    card = card_of(page, link)
+    shown(card)
+    assert card.locator(".mlglossary-card-title").inner_text() == "UTF-8"
+    assert card.locator(".mlglossary-card-summary").inner_text().startswith(UTF8_DEFINITION[language])
+    card.locator(".mlglossary-card-more a").click()
+    page.wait_for_url("**/encoding-notes/index.html#term-UTF-8")
+    assert page.locator("dt#term-UTF-8").is_visible()
