@@ -19,6 +19,7 @@ from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
 from .exclusions import Exclusions, page_exclusions
+from .line_joins import join_adjacent_texts
 from .ml_context import MlSections, ml_sections, quoted
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
@@ -87,6 +88,7 @@ class AutoLinker(SphinxTransform):
         mode = _page_mode(self.document, current.autolink)
         if mode == "off" or any(True for _ in self.document.findall(_is_glossary)):
             return  # never on a glossary page: ours, or one of the project's own
+        join_adjacent_texts(self.document)  # MyST's soft line breaks split names and their neighbours
         glossary = session.glossary()
         every_name = session.pattern(glossary, (), tuple(entry.id for entry in glossary.entries))
         excluded = page_exclusions(self.document, self.env.docname, glossary, current.autolink_exclude, every_name)
