@@ -46,8 +46,10 @@ class Mention:
 
 
 def name_regex(written: str) -> re.Pattern[str]:
-    """The written name as a whole-word regex, any whitespace between its words."""
-    return re.compile(r"(?<![\w-])" + r"\s+".join(map(re.escape, written.split())) + r"(?![\w-])")
+    """The written name as a whole-word regex, any whitespace between its words; a curly
+    apostrophe may be a straight one in the source (smart quotes made it curly)."""
+    words = [re.escape(word).replace("’", "['’]") for word in written.split()]
+    return re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?![\w-])")
 
 
 class _SourceFile:

@@ -19,7 +19,8 @@ from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
 from .exclusions import Exclusions, page_exclusions
-from .ml_context import MlSections, ml_sections, quoted
+from .line_joins import join_adjacent_texts
+from .ml_context import MlSections, ml_sections, quoted, sentence_about_ml
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
 from .protected_phrases import covered
@@ -87,6 +88,7 @@ class AutoLinker(SphinxTransform):
         mode = _page_mode(self.document, current.autolink)
         if mode == "off" or any(True for _ in self.document.findall(_is_glossary)):
             return  # never on a glossary page: ours, or one of the project's own
+        join_adjacent_texts(self.document)  # MyST's soft line breaks split names and their neighbours
         glossary = session.glossary()
         every_name = session.pattern(glossary, (), tuple(entry.id for entry in glossary.entries))
         excluded = page_exclusions(self.document, self.env.docname, glossary, current.autolink_exclude, every_name)
@@ -94,11 +96,16 @@ class AutoLinker(SphinxTransform):
         names = {entry.id: entry.name for entry in glossary.entries}
         linked = _explicit_citations(self.document, pattern, mode)
         self._base_pattern = pattern
+        self._language = current.language
         texts = list(_prose_texts(self.document, mode))
         in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
         for text, scope in texts:
-            use = in_context[1] if in_context is not None and in_context[0].holds(text) else pattern
-            self._link(text, scope, use, names, linked, mode, excluded, in_context_section=use is not pattern)
+            if in_context is None:
+                self._link(text, scope, pattern, names, linked, mode, excluded)
+            elif in_context[0].holds(text):
+                self._link(text, scope, in_context[1], names, linked, mode, excluded, in_context_section=True)
+            else:  # outside the ML sections: an everyday word only in a sentence about ML
+                self._link(text, scope, in_context[1], names, linked, mode, excluded, by_sentence=True)
 
     def _context_pattern(
         self, pattern: TermPattern, excluded: Exclusions, texts: list[nodes.Text]
@@ -114,8 +121,6 @@ class AutoLinker(SphinxTransform):
             if xref.get("reftype") == "term" and (entry_id := pattern.entry_of(xref.get("reftarget", ""))) is not None
         ]
         sections = ml_sections(self.document, texts, pattern, cited, current.autolink_context)
-        if not sections.about_ml:
-            return None
         included = current.autolink_include + current.autolink_context_names
         return sections, session.pattern(session.glossary(), excluded.entries, included)
 
@@ -129,13 +134,20 @@ class AutoLinker(SphinxTransform):
         mode: str,
         excluded: Exclusions,
         in_context_section: bool = False,
+        by_sentence: bool = False,
     ) -> None:
         source = str(text)
         pieces: list[nodes.Node] = []
         position = 0
+        anyway = self._linked_anyway(source) if in_context_section or by_sentence else set()
         for match in self._wanted(source, pattern, excluded):
-            if in_context_section and quoted(source, match.start, match.end) and not self._linked_anyway(match, source):
-                continue  # an everyday word in quotes names a column or a mode
+            if (in_context_section or by_sentence) and (match.start, match.end) not in anyway:
+                if quoted(source, match.start, match.end):
+                    continue  # an everyday word in quotes names a column or a mode
+                if by_sentence and not sentence_about_ml(
+                    source, match.start, match.end, self._base_pattern, match.entry_id, self._language
+                ):
+                    continue
             key = (scope, match.entry_id)
             if mode != "all" and key in linked:
                 continue
@@ -152,10 +164,9 @@ class AutoLinker(SphinxTransform):
         index = parent.index(text)
         parent[index : index + 1] = pieces
 
-    def _linked_anyway(self, match: Match, source: str) -> bool:
-        """Whether the base pattern (without the context names) finds the same name here."""
-        base = self._base_pattern
-        return any(m.start == match.start and m.end == match.end for m in base.finditer(source))
+    def _linked_anyway(self, source: str) -> set[tuple[int, int]]:
+        """The spans the base pattern (without the context names) finds in ``source``."""
+        return {(m.start, m.end) for m in self._base_pattern.finditer(source)}
 
     def _wanted(self, source: str, pattern: TermPattern, excluded: Exclusions) -> Iterator[Match]:
         """The matches to link: none inside a protected phrase or a longer capitalised name.

@@ -11,7 +11,10 @@ page imports a machine-learning library. There, the names of the entries listed 
 else they stay for ``{term}``.
 
 The innermost section decides: a page of mixed subjects links the words only in its ML
-sections. Names of several words, abbreviations and words in their own case match as
+sections. Outside them, a sentence can still be about ML on its own: one that also names
+another glossary entry, or speaks of a model ("run inference on the served model", "the
+input tensors of the model"), links the everyday word it holds. Serving and API pages
+talk about models and their tensors without naming three entries in one section. Names of several words, abbreviations and words in their own case match as
 the entry's other names do; an opted-in single everyday word only as written (a
 capitalised "Padding" starting a bullet is left alone).
 """
@@ -108,6 +111,36 @@ def quoted(source: str, start: int, end: int) -> bool:
         return False
     closing = _QUOTES.get(source[start - 1])
     return closing is not None and source[end] == closing
+
+
+#: a word naming a trained model, per language: a sentence about one uses the ML senses
+_MODEL_WORDS = {
+    "en": re.compile(r"\bmodel(?:s|'s|s')?\b", re.IGNORECASE),
+    "es": re.compile(r"\bmodelos?\b", re.IGNORECASE),
+    "ar": re.compile(r"(?:نموذج|نماذج)"),
+}
+#: where a sentence ends: a full stop, question or exclamation mark before a space, or a line break between items
+_SENTENCE_END = re.compile(r"[.!?؟]\s|\n\s*\n")
+
+
+def sentence_around(source: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentence of ``source`` holding ``source[start:end]``."""
+    begin = 0
+    for found in _SENTENCE_END.finditer(source, 0, start):
+        begin = found.end()
+    after = _SENTENCE_END.search(source, end)
+    return begin, after.start() + 1 if after is not None else len(source)
+
+
+def sentence_about_ml(source: str, start: int, end: int, base: TermPattern, entry_id: str, language: str) -> bool:
+    """Whether the sentence holding a mention also names another glossary entry (by the
+    names linked anyway) or a model."""
+    begin, finish = sentence_around(source, start, end)
+    sentence = source[begin:finish]
+    if any(match.entry_id != entry_id for match in base.finditer(sentence)):
+        return True
+    model = _MODEL_WORDS.get(language.split("_")[0].split("-")[0])
+    return model is not None and model.search(sentence) is not None
 
 
 def imports_ml(code: str) -> bool:

@@ -7,7 +7,8 @@ knows the whole run (then the longest match already covers it). The run is read 
 the words written next to the mention, joined to it by spaces only: punctuation ends
 a name. A sentence's first word is capitalised by grammar, not by naming, so a function
 word there ("The", "Use", "Cada") starts no run. Scripts without capitals (Arabic) never
-form a run, and a mention written in lower case is never a piece of a name.
+form a run, and a mention written all in lower case is never a piece of a name (one with a
+capitalised word is: "Triton inference Server" names the product however it is cased).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def _starts_sentence(before_word: str) -> bool:
 
 def part_of_longer_name(text: str, start: int, end: int, language: str) -> bool:
     """Whether ``text[start:end]``, a glossary name found in ``text``, is a piece of a longer name."""
-    if not _capitalised(text[start:end]):
+    if not any(_capitalised(word) for word in text[start:end].split()):
         return False
     before = _BEFORE.search(text, 0, start)
     if before is not None and _capitalised(before.group(1)):

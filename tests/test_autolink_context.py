@@ -18,7 +18,7 @@ FORMATS = ["rst", "md"]
 
 ML_TEXT = (
     "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
-    "The tokenizer splits each sentence, and after every epoch the model shows less overfitting."
+    "After every epoch there is less overfitting. The tokenizer splits each sentence."
 )
 EVERYDAY_TEXT = (
     "The tokenizer of our config lexer splits the file into words, "
@@ -130,8 +130,26 @@ def test_a_higher_threshold_asks_for_more_named_entries(tmp_path):
     src = tmp_path / "src"
     _write(src, "rst", _pages("rst"), mlglossary_autolink_context=10)
     app = _build(src, tmp_path / "out")
-    assert "tokenizer" not in {target for _, target in _autolinks(app, "training")}
+    linked = {target for _, target in _autolinks(app, "training")}
+    assert "tokenizer" not in linked
+    assert "epoch" in linked  # its own sentence names another entry: overfitting
     assert ("tokenizer", "tokenizer") in _autolinks(app, "serving")  # the import still decides
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_about_a_model_or_naming_an_entry_links_its_everyday_word(tmp_path, fmt):
+    """Outside the sections about ML, an everyday word is linked in a sentence that speaks
+    of a model or names another entry (a serving page), and nowhere else."""
+    serving = (
+        "The logs count milliseconds since the epoch. Send an inference request, and read\n"
+        "the output tensors of the model. The tokenizer of the config lexer reads the file.\n"
+    )
+    server = "The queue is fair. Dynamic batching groups each inference call on the server.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"serving": serving, "server": server})
+    app = _build(src, tmp_path / "out")
+    assert _autolinks(app, "serving") == [("inference", "inference"), ("tensors", "tensor")]
+    assert _autolinks(app, "server") == [("Dynamic batching", "dynamic-batching"), ("inference", "inference")]
 
 
 def _bodies(app: SphinxTestApp) -> dict[str, str]:

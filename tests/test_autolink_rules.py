@@ -73,6 +73,7 @@ def build(tmp_path, fmt: str, sections: list[tuple[str, str]], language: str = "
         ("The Open LLM Leaderboard ranks models.", "LLM"),  # an acronym inside a name
         ("Read the Guide to Attention Masks Explained.", "Attention Masks"),  # a title in Title Case
         ("Hugging Face LLM tooling is new.", "LLM"),
+        ("The Acme inference Server runs models.", "inference Server"),  # a product name cased unevenly
     ],
 )
 def test_a_piece_of_a_longer_name_is_part_of_it(text, mention):
@@ -91,6 +92,7 @@ def test_a_piece_of_a_longer_name_is_part_of_it(text, mention):
         ("The DPO objective needs pairs: LLM outputs.", "LLM", "en"),  # punctuation ends a run
         ("Each LLM API call costs money.", "LLM", "en"),  # an acronym after it is no title
         ("tune the hyperparameters before training.", "hyperparameters", "en"),  # lower case
+        ("The Acme inference server runs models.", "inference server", "en"),  # lower case after a name
         ("Cada LLM genera texto.", "LLM", "es"),  # "Cada" is grammar
         ("يستخدم PyTorch قناع الانتباه هنا.", "قناع الانتباه", "ar"),  # Arabic has no capitals
     ],
@@ -123,6 +125,26 @@ def test_pieces_of_product_names_and_ui_labels_are_left_and_use_up_nothing(tmp_p
     assert warnings == ""
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_names_and_their_neighbours_are_read_across_line_breaks(tmp_path, fmt):
+    """MyST gives each source line of a paragraph its own text node; a name wrapped over
+    two lines is still one name, and a product name wrapped before a glossary name still
+    makes it a piece of a longer name (and uses up nothing), as in reST."""
+    links, warnings = build(
+        tmp_path,
+        fmt,
+        [
+            (
+                "Serving",
+                "We ship the Acme\nInference Server as a library. The server groups requests with dynamic\nbatching.",
+            ),
+            ("Plain", "Any inference\nserver can group requests."),
+        ],
+    )
+    assert links == [("dynamic batching", "dynamic-batching"), ("inference server", "inference-server")]
+    assert warnings == ""
+
+
 def test_spanish_names_are_whole_and_arabic_unaffected(tmp_path):
     links, _ = build(
         tmp_path,
@@ -139,7 +161,8 @@ def test_spanish_names_are_whole_and_arabic_unaffected(tmp_path):
         [("واحد", "يستخدم PyTorch قناع الانتباه لتجاهل الحشو.")],
         language="ar",
     )
-    assert arabic == [("قناع الانتباه", "attention-mask")]
+    # "PyTorch" makes no run in Arabic text; padding is linked too, its sentence naming another entry
+    assert arabic == [("قناع الانتباه", "attention-mask"), ("الحشو", "padding")]
 
 
 # -- invisible nodes ---------------------------------------------------------------------
@@ -207,7 +230,8 @@ def test_comments_captions_table_heads_and_other_builders_blocks_use_up_nothing(
             "The attention mask hides padding."
         )
     links, warnings = build(tmp_path, fmt, [("Masks", body)])
-    assert links == [("attention mask", "attention-mask")]
+    # the paragraph's own mention takes the link (padding too: its sentence names another entry)
+    assert links == [("attention mask", "attention-mask"), ("padding", "padding")]
     assert warnings == ""
 
 

@@ -261,3 +261,11 @@ def test_rst_fixes_mend_only_what_docutils_warns_about():
     assert lengthen_adornments("Title\n=========\n") == "Title\n=========\n"
     assert end_explicit_markup("..\n    a comment\nText\n") == "..\n    a comment\n\nText\n"
     assert end_explicit_markup(".. _a:\n.. _b:\n\nTitle\n") == ".. _a:\n.. _b:\n\nTitle\n"
+
+
+def test_a_mention_made_curly_by_smart_quotes_is_found_in_the_source():
+    from benchmarks.autolink_locate import name_regex
+
+    source = "Use the template from the checkpoint's\ntokenizer config."
+    assert name_regex("checkpoint’s").search(source) is not None
+    assert name_regex("checkpoint").search("checkpointing") is None  # still whole words only
