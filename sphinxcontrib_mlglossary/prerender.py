@@ -11,6 +11,11 @@ that hold something the page must see as nodes (see
 :func:`~.entry_bodies.prerenderable`) are left out and stay parsed in every build; so is
 any body using a construct or code language the canary does not show, because a build
 could not check that construct's HTML before using it.
+
+Each language is rendered in a process of its own: Sphinx keeps the message catalogs it
+loaded for the life of the process, so a second language rendered in the same process
+got the first one's words (the Arabic bodies held Spanish "Ejemplo (12 líneas)" fold
+labels, which no Arabic build could match, so every Arabic build parsed every body).
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 from .domain import glossary_domain
 from .entry_bodies import fragment_html, node_kinds, parse_bodies, prerenderable
@@ -58,8 +65,13 @@ def _canary(languages: Sequence[str]) -> str:
 
 
 def render_language(language: str) -> tuple[Prerendered, list[str]]:
-    """One language's stored bodies, and the entries left to parsing (with why)."""
-    with tempfile.TemporaryDirectory() as scratch:
+    """One language's stored bodies, and the entries left to parsing (with why).
+
+    The scratch build runs in its own docutils namespace, as ``sphinx-build`` runs one: the
+    nodes, directives and roles it registers are taken back after it, so a build that
+    follows in the same process (a test run) does not warn that they are registered twice.
+    """
+    with tempfile.TemporaryDirectory() as scratch, docutils_namespace():
         source = Path(scratch) / "source"
         source.mkdir()
         (source / "conf.py").write_text(
@@ -116,24 +128,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a stored file is stale")
     parser.add_argument("--language", action="append", choices=BUNDLED_LANGUAGES, help="only this language")
     arguments = parser.parse_args(argv)
-    stale = []
-    for language in arguments.language or BUNDLED_LANGUAGES:
-        prerendered, left = render_language(language)
-        text = serialized(prerendered)
-        path = prerendered_path(language)
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        if arguments.check:
-            if current != text:
-                stale.append(str(path))
-            continue
-        for line in left:
-            print(f"parsed in every build: {line}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"{path}: {len(prerendered.entries)} bodies ({len(text) // 1024} KiB)")
-    if stale:
-        print("stale, run python -m sphinxcontrib_mlglossary.prerender: " + ", ".join(stale), file=sys.stderr)
+    languages = arguments.language or list(BUNDLED_LANGUAGES)
+    if len(languages) == 1:
+        return _render_one(languages[0], check=arguments.check)
+    status = 0
+    for language in languages:  # a fresh process per language (see the module's docstring)
+        command = [
+            sys.executable,
+            "-m",
+            f"{__package__}.prerender",
+            "--language",
+            language,
+            *(["--check"] if arguments.check else []),
+        ]
+        status = max(status, subprocess.run(command, check=False).returncode)
+    return status
+
+
+def _render_one(language: str, *, check: bool) -> int:
+    prerendered, left = render_language(language)
+    text = serialized(prerendered)
+    path = prerendered_path(language)
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    if check:
+        if current == text:
+            return 0
+        print(f"stale, run python -m sphinxcontrib_mlglossary.prerender: {path}", file=sys.stderr)
         return 1
+    for line in left:
+        print(f"parsed in every build: {line}", flush=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"{path}: {len(prerendered.entries)} bodies ({len(text) // 1024} KiB)", flush=True)
     return 0
 
 
