@@ -180,8 +180,11 @@ def test_every_test_that_starts_chromium_is_marked_browser():
         )
         if whole_module:
             continue
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and any(_launches_chromium(call) for call in ast.walk(node)):
-                if not (node.name.startswith("test_") and _marked_browser(node.decorator_list)):
-                    unmarked.append(f"{path.name}::{node.name}")
+        unmarked += [
+            f"{path.name}::{node.name}"
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef)
+            and any(_launches_chromium(call) for call in ast.walk(node))
+            and not (node.name.startswith("test_") and _marked_browser(node.decorator_list))
+        ]
     assert unmarked == []
