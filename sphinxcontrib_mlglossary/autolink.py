@@ -139,13 +139,13 @@ class AutoLinker(SphinxTransform):
         source = str(text)
         pieces: list[nodes.Node] = []
         position = 0
-        anyway = self._linked_anyway(source) if in_context_section or by_sentence else set()
+        anyway = self._linked_anyway(source) if in_context_section or by_sentence else {}
         for match in self._wanted(source, pattern, excluded):
             if (in_context_section or by_sentence) and (match.start, match.end) not in anyway:
                 if quoted(source, match.start, match.end):
                     continue  # an everyday word in quotes names a column or a mode
                 if by_sentence and not sentence_about_ml(
-                    source, match.start, match.end, self._base_pattern, match.entry_id, self._language
+                    source, match.start, match.end, anyway, match.entry_id, self._language
                 ):
                     continue
             key = (scope, match.entry_id)
@@ -164,9 +164,9 @@ class AutoLinker(SphinxTransform):
         index = parent.index(text)
         parent[index : index + 1] = pieces
 
-    def _linked_anyway(self, source: str) -> set[tuple[int, int]]:
-        """The spans the base pattern (without the context names) finds in ``source``."""
-        return {(m.start, m.end) for m in self._base_pattern.finditer(source)}
+    def _linked_anyway(self, source: str) -> dict[tuple[int, int], str]:
+        """The spans the base pattern (without the context names) finds in ``source``, with their entries."""
+        return {(m.start, m.end): m.entry_id for m in self._base_pattern.finditer(source)}
 
     def _wanted(self, source: str, pattern: TermPattern, excluded: Exclusions) -> Iterator[Match]:
         """The matches to link: none inside a protected phrase or a longer capitalised name.

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from .term_pattern import TermPattern
 
@@ -132,13 +132,19 @@ def sentence_around(source: str, start: int, end: int) -> tuple[int, int]:
     return begin, after.start() + 1 if after is not None else len(source)
 
 
-def sentence_about_ml(source: str, start: int, end: int, base: TermPattern, entry_id: str, language: str) -> bool:
-    """Whether the sentence holding a mention also names another glossary entry (by the
-    names linked anyway) or a model."""
+def sentence_about_ml(
+    source: str, start: int, end: int, linked_anyway: Mapping[tuple[int, int], str], entry_id: str, language: str
+) -> bool:
+    """Whether the sentence holding a mention also names another glossary entry (one of
+    ``linked_anyway``: the spans of ``source`` the names linked anyway cover, with their
+    entries, found once per text) or a model."""
     begin, finish = sentence_around(source, start, end)
-    sentence = source[begin:finish]
-    if any(match.entry_id != entry_id for match in base.finditer(sentence)):
+    if any(
+        begin <= other_start and other_end <= finish and other != entry_id
+        for (other_start, other_end), other in linked_anyway.items()
+    ):
         return True
+    sentence = source[begin:finish]
     model = _MODEL_WORDS.get(language.split("_")[0].split("-")[0])
     return model is not None and model.search(sentence) is not None
 
