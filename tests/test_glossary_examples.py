@@ -167,7 +167,7 @@ def test_examples_that_need_libraries_run_as_shown(language, entry, tmp_path, mo
     missing = missing_packages(blocks)
     if missing:
         pytest.skip(
-            f"needs {', '.join(missing)} (not importable here; `tox -e examples` installs torch, transformers and accelerate)"
+            f"needs {', '.join(missing)} (not importable here; `tox -e examples` installs torch, transformers, accelerate, peft and datasets)"
         )
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.chdir(tmp_path)
