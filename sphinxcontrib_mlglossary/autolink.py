@@ -18,9 +18,19 @@ from sphinx.transforms import SphinxTransform
 from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
+from .everyday_senses import other_sense
 from .exclusions import Exclusions, page_exclusions
 from .line_joins import join_adjacent_texts
-from .ml_context import MlSections, ml_sections, quoted, sentence_about_ml
+from .ml_context import (
+    MlSections,
+    ml_sections,
+    named_before,
+    names_a_model,
+    names_another_entry,
+    quoted,
+    sentence_about_ml,
+    sentence_around,
+)
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
 from .protected_phrases import covered
@@ -99,6 +109,7 @@ class AutoLinker(SphinxTransform):
         self._language = current.language
         texts = list(_prose_texts(self.document, mode))
         in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
+        self._cued = self._cued_entries(every_name) if in_context is not None else frozenset()
         for text, scope in texts:
             if in_context is None:
                 self._link(text, scope, pattern, names, linked, mode, excluded)
@@ -113,7 +124,7 @@ class AutoLinker(SphinxTransform):
         """The sections about ML and the pattern linking the everyday names there (None: none)."""
         session = session_of(self.env)
         current = session.settings
-        if not current.autolink_context or not current.autolink_context_names:
+        if not current.autolink_context or not (current.autolink_context_names or current.autolink_context_cued_names):
             return None
         cited = [
             (xref, entry_id)
@@ -121,8 +132,22 @@ class AutoLinker(SphinxTransform):
             if xref.get("reftype") == "term" and (entry_id := pattern.entry_of(xref.get("reftarget", ""))) is not None
         ]
         sections = ml_sections(self.document, texts, pattern, cited, current.autolink_context)
-        included = current.autolink_include + current.autolink_context_names
+        included = current.autolink_include + current.autolink_context_names + current.autolink_context_cued_names
         return sections, session.pattern(session.glossary(), excluded.entries, included)
+
+    def _cued_entries(self, every_name: TermPattern) -> frozenset[str]:
+        """The entries whose everyday names need a cue in their sentence (those also in
+        ``mlglossary_autolink_context_names`` or ``mlglossary_autolink_include`` don't)."""
+        current = session_of(self.env).settings
+
+        def ids(items: tuple[str, ...]) -> set[str]:
+            return {entry_id for item in items if (entry_id := every_name.entry_of(item) or item)}
+
+        return frozenset(
+            ids(current.autolink_context_cued_names)
+            - ids(current.autolink_context_names)
+            - ids(current.autolink_include)
+        )
 
     def _link(
         self,
@@ -140,11 +165,19 @@ class AutoLinker(SphinxTransform):
         pieces: list[nodes.Node] = []
         position = 0
         anyway = self._linked_anyway(source) if in_context_section or by_sentence else {}
+        named = {(m.start, m.end): m.entry_id for m in pattern.finditer(source)} if self._cued else {}
         for match in self._wanted(source, pattern, excluded):
             if (in_context_section or by_sentence) and (match.start, match.end) not in anyway:
-                if quoted(source, match.start, match.end):
-                    continue  # an everyday word in quotes names a column or a mode
-                if by_sentence and not sentence_about_ml(
+                if quoted(source, match.start, match.end) or named_before(text, source, match.start):
+                    continue  # an everyday word in quotes, or after a name, names a column, a mode, an argument
+                if other_sense(
+                    source[slice(*sentence_around(source, match.start, match.end))], match.entry_id, self._language
+                ):
+                    continue  # the sentence speaks of the word's other sense: the Unix epoch, an access token
+                if match.entry_id in self._cued:
+                    if by_sentence or not self._cued_here(source, match, named):
+                        continue
+                elif by_sentence and not sentence_about_ml(
                     source, match.start, match.end, anyway, match.entry_id, self._language
                 ):
                     continue
@@ -163,6 +196,13 @@ class AutoLinker(SphinxTransform):
         parent = text.parent
         index = parent.index(text)
         parent[index : index + 1] = pieces
+
+    def _cued_here(self, source: str, match: Match, named: dict[tuple[int, int], str]) -> bool:
+        """Whether a word of two senses has its ML sense here: its sentence names another
+        entry (by any name, the everyday ones included) or a model."""
+        return names_another_entry(source, match.start, match.end, named, match.entry_id) or names_a_model(
+            source, match.start, match.end, self._language
+        )
 
     def _linked_anyway(self, source: str) -> dict[tuple[int, int], str]:
         """The spans the base pattern (without the context names) finds in ``source``, with their entries."""

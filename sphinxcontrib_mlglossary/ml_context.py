@@ -90,6 +90,17 @@ DEFAULT_CONTEXT_ENTRIES = (
     "vocabulary",
 )
 
+#: entries whose everyday names ML pages use in another sense too ("parameters" of a
+#: request, server "metrics", "loss" of data, a "batch" job): linked only in a section
+#: about ML, and there only in a sentence that names another entry (by any name, the
+#: everyday ones included) or a model in the same clause
+DEFAULT_CUED_ENTRIES = (
+    "batch-size",
+    "evaluation-metrics",
+    "loss-function",
+    "parameters",
+)
+
 #: a code line importing a machine-learning library (Python)
 _ML_IMPORT = re.compile(
     r"^\s*(?:from|import)\s+(?:torch|torchvision|torchaudio|tensorflow|keras|jax|flax|transformers|"
@@ -113,11 +124,28 @@ def quoted(source: str, start: int, end: int) -> bool:
     return closing is not None and source[end] == closing
 
 
-#: a word naming a trained model, per language: a sentence about one uses the ML senses
+#: a name in quotation marks, then spaces, ending where a mention starts: the “reason” label
+_QUOTED_NAME_BEFORE = re.compile(r"[\"'“‘`][^\"'“”‘’`\s]+[\"'”’`]\s+$")
+
+
+def named_before(text: nodes.Text, source: str, start: int) -> bool:
+    """Whether a mention comes right after a name it is the kind of: code (the
+    ``truncate_dim`` parameter, the ``save_best`` parameter) or a quoted word (the
+    “reason” label). The everyday word then says what the name is, a field or an argument."""
+    if _QUOTED_NAME_BEFORE.search(source, 0, start) is not None:
+        return True
+    if source[:start].strip():
+        return False
+    parent = text.parent
+    index = parent.index(text) if parent is not None else 0
+    return index > 0 and isinstance(parent[index - 1], nodes.literal)
+
+
+#: a word naming a trained model or its training, per language: a sentence about one uses the ML senses
 _MODEL_WORDS = {
-    "en": re.compile(r"\bmodel(?:s|'s|s')?\b", re.IGNORECASE),
-    "es": re.compile(r"\bmodelos?\b", re.IGNORECASE),
-    "ar": re.compile(r"(?:نموذج|نماذج)"),
+    "en": re.compile(r"\b(?:model(?:s|'s|s')?|train(?:s|ed|ing)?)\b", re.IGNORECASE),
+    "es": re.compile(r"\b(?:modelos?|entrenamientos?|entrenad[oa]s?|entrenar)\b", re.IGNORECASE),
+    "ar": re.compile(r"(?:نموذج|نماذج|تدريب)"),
 }
 #: where a sentence ends: a full stop, question or exclamation mark before a space, or a line break between items
 _SENTENCE_END = re.compile(r"[.!?؟]\s|\n\s*\n")
@@ -132,21 +160,31 @@ def sentence_around(source: str, start: int, end: int) -> tuple[int, int]:
     return begin, after.start() + 1 if after is not None else len(source)
 
 
+def names_another_entry(source: str, start: int, end: int, named: Mapping[tuple[int, int], str], entry_id: str) -> bool:
+    """Whether the sentence holding a mention names another entry: one of ``named`` (spans
+    of ``source`` with their entries, found once per text)."""
+    begin, finish = sentence_around(source, start, end)
+    return any(
+        begin <= other_start and other_end <= finish and other != entry_id
+        for (other_start, other_end), other in named.items()
+    )
+
+
+def names_a_model(source: str, start: int, end: int, language: str) -> bool:
+    """Whether the sentence holding a mention speaks of a model."""
+    model = _MODEL_WORDS.get(language.split("_")[0].split("-")[0])
+    begin, finish = sentence_around(source, start, end)
+    return model is not None and model.search(source[begin:finish]) is not None
+
+
 def sentence_about_ml(
     source: str, start: int, end: int, linked_anyway: Mapping[tuple[int, int], str], entry_id: str, language: str
 ) -> bool:
     """Whether the sentence holding a mention also names another glossary entry (one of
-    ``linked_anyway``: the spans of ``source`` the names linked anyway cover, with their
-    entries, found once per text) or a model."""
-    begin, finish = sentence_around(source, start, end)
-    if any(
-        begin <= other_start and other_end <= finish and other != entry_id
-        for (other_start, other_end), other in linked_anyway.items()
-    ):
-        return True
-    sentence = source[begin:finish]
-    model = _MODEL_WORDS.get(language.split("_")[0].split("-")[0])
-    return model is not None and model.search(sentence) is not None
+    ``linked_anyway``: the spans of ``source`` the names linked anyway cover) or a model."""
+    return names_another_entry(source, start, end, linked_anyway, entry_id) or names_a_model(
+        source, start, end, language
+    )
 
 
 def imports_ml(code: str) -> bool:

@@ -189,3 +189,57 @@ def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt
     assert ("tensor", "tensor") in links
     assert ("labels", "labels") in links
     assert ("label", "labels") not in links
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_words_of_two_senses_need_a_cue_in_their_sentence(tmp_path, fmt):
+    """"parameters", "loss", "metrics" and "batch" are linked in a section about ML only in
+    a sentence that names another entry (any name) or a model in the same clause, and never
+    outside the sections about ML."""
+    cued = (
+        ML_TEXT + " Set the parameters of each request in its header, and check the batch job later.\n"
+        "Save the weights of the model after training. The loss is logged with the learning rate.\n"
+        "Each batch holds the sequences after padding.\n"
+    )
+    everyday = "The model's weights are checked. The loss of one server slows the model down.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": cued, "logging": everyday})
+    app = _build(src, tmp_path / "out")
+    training = _autolinks(app, "training")
+    assert ("weights", "parameters") in training  # its clause names the model
+    assert ("loss", "loss-function") in training  # its sentence names the learning rate
+    assert ("batch", "batch-size") in training  # the second: its sentence names padding
+    assert ("parameters", "parameters") not in training  # a request's, with no cue
+    assert _autolinks(app, "logging") == []  # no section about ML: never, whatever the cue
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_speaking_of_the_other_sense_leaves_the_word_alone(tmp_path, fmt):
+    """A sentence about a model still uses "token" and "epoch" in their other sense when it
+    speaks of access or of clock time; the word is left alone there."""
+    serving = (
+        "For gated models, set your token first: export it in the shell.\n"
+        "The timestamp of the last request made for this model, as milliseconds since the epoch.\n"
+        "Read the output tensors of the model.\n"
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"serving": serving})
+    assert _autolinks(_build(src, tmp_path / "out"), "serving") == [("tensors", "tensor")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_everyday_word_after_a_name_says_what_the_name_is(tmp_path, fmt):
+    """Right after code or a quoted word, an everyday word names the kind of thing that
+    name is (the ``truncate_dim`` parameter, the "reason" label), not the concept."""
+    code = "`truncate_dim`" if fmt == "md" else "``truncate_dim``"
+    text = (
+        ML_TEXT + f" Set the {code} parameter of the model, then save the weights of the model.\n"
+        'The model reports the "reason" label of each failure. The model predicts labels.\n'
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text})
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    assert ("weights", "parameters") in links
+    assert ("labels", "labels") in links
+    assert ("parameter", "parameters") not in links
+    assert ("label", "labels") not in links
