@@ -24,15 +24,16 @@ from .line_joins import join_adjacent_texts
 from .ml_context import (
     MlSections,
     ml_sections,
-    named_before,
     names_a_model,
     names_another_entry,
+    next_to_a_name,
     quoted,
     sentence_about_ml,
     sentence_around,
 )
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
+from .paragraph_text import Paragraphs
 from .protected_phrases import covered
 from .term_pattern import Match, TermPattern
 
@@ -110,6 +111,8 @@ class AutoLinker(SphinxTransform):
         texts = list(_prose_texts(self.document, mode))
         in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
         self._cued = self._cued_entries(every_name) if in_context is not None else frozenset()
+        if in_context is not None:
+            self._paragraphs = Paragraphs(pattern, in_context[1])
         for text, scope in texts:
             if in_context is None:
                 self._link(text, scope, pattern, names, linked, mode, excluded)
@@ -165,22 +168,13 @@ class AutoLinker(SphinxTransform):
         pieces: list[nodes.Node] = []
         position = 0
         anyway = self._linked_anyway(source) if in_context_section or by_sentence else {}
-        named = {(m.start, m.end): m.entry_id for m in pattern.finditer(source)} if self._cued else {}
         for match in self._wanted(source, pattern, excluded):
-            if (in_context_section or by_sentence) and (match.start, match.end) not in anyway:
-                if quoted(source, match.start, match.end) or named_before(text, source, match.start):
-                    continue  # an everyday word in quotes, or after a name, names a column, a mode, an argument
-                if other_sense(
-                    source[slice(*sentence_around(source, match.start, match.end))], match.entry_id, self._language
-                ):
-                    continue  # the sentence speaks of the word's other sense: the Unix epoch, an access token
-                if match.entry_id in self._cued:
-                    if by_sentence or not self._cued_here(source, match, named):
-                        continue
-                elif by_sentence and not sentence_about_ml(
-                    source, match.start, match.end, anyway, match.entry_id, self._language
-                ):
-                    continue
+            if (
+                (in_context_section or by_sentence)
+                and (match.start, match.end) not in anyway
+                and not self._everyday_word_wanted(text, match, by_sentence)
+            ):
+                continue
             key = (scope, match.entry_id)
             if mode != "all" and key in linked:
                 continue
@@ -197,11 +191,24 @@ class AutoLinker(SphinxTransform):
         index = parent.index(text)
         parent[index : index + 1] = pieces
 
-    def _cued_here(self, source: str, match: Match, named: dict[tuple[int, int], str]) -> bool:
-        """Whether a word of two senses has its ML sense here: its sentence names another
-        entry (by any name, the everyday ones included) or a model."""
-        return names_another_entry(source, match.start, match.end, named, match.entry_id) or names_a_model(
-            source, match.start, match.end, self._language
+    def _everyday_word_wanted(self, text: nodes.Text, match: Match, by_sentence: bool) -> bool:
+        """Whether an everyday word (of the context lists) means the ML sense here. Its
+        sentence is read across the inline markup of its paragraph."""
+        source = str(text)
+        if quoted(source, match.start, match.end) or next_to_a_name(text, source, match.start, match.end):
+            return False  # in quotes, or next to a name: names a column, a mode, an argument
+        paragraph, shift = self._paragraphs.around(text)
+        start, end = match.start + shift, match.end + shift
+        sentence = paragraph.text[slice(*sentence_around(paragraph.text, start, end))]
+        if other_sense(sentence, match.entry_id, self._language):
+            return False  # the sentence speaks of the word's other sense: the Unix epoch, an access token
+        if match.entry_id in self._cued:  # a word of two senses: in an ML section, with a cue
+            return not by_sentence and (
+                names_another_entry(paragraph.text, start, end, paragraph.named, match.entry_id)
+                or names_a_model(paragraph.text, start, end, self._language)
+            )
+        return not by_sentence or sentence_about_ml(
+            paragraph.text, start, end, paragraph.anyway, match.entry_id, self._language
         )
 
     def _linked_anyway(self, source: str) -> dict[tuple[int, int], str]:

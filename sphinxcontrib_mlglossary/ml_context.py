@@ -117,28 +117,45 @@ _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "`": "`"}
 
 def quoted(source: str, start: int, end: int) -> bool:
     """Whether ``source[start:end]`` stands alone between quotation marks: a name being
-    mentioned (a column, a mode, a value), not the concept used."""
+    mentioned (a column, a mode, a value), not the concept used. A comma or full stop
+    may stand inside the closing mark, as in American usage (the mode is “loss,”)."""
     if start == 0 or end >= len(source):
         return False
     closing = _QUOTES.get(source[start - 1])
-    return closing is not None and source[end] == closing
+    return closing is not None and (source[end] == closing or source[end : end + 2] in (f",{closing}", f".{closing}"))
 
 
 #: a name in quotation marks, then spaces, ending where a mention starts: the “reason” label
 _QUOTED_NAME_BEFORE = re.compile(r"[\"'“‘`][^\"'“”‘’`\s]+[\"'”’`]\s+$")
+#: spaces, then a name in quotation marks, right after a mention: the parameter “by_epoch”
+_QUOTED_NAME_AFTER = re.compile(r"\s+[\"'“‘`][^\"'“”‘’`\s]+[\"'”’`]")
 
 
-def named_before(text: nodes.Text, source: str, start: int) -> bool:
-    """Whether a mention comes right after a name it is the kind of: code (the
-    ``truncate_dim`` parameter, the ``save_best`` parameter) or a quoted word (the
-    “reason” label). The everyday word then says what the name is, a field or an argument."""
-    if _QUOTED_NAME_BEFORE.search(source, 0, start) is not None:
-        return True
-    if source[:start].strip():
-        return False
+#: an article right before a mention (English, Spanish)
+_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an|el|la|los|las|un|una)\s+$", re.IGNORECASE)
+#: a possessive ending
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+
+def next_to_a_name(text: nodes.Text, source: str, start: int, end: int) -> bool:
+    """Whether a mention stands right next to a name it says the kind of: code (the
+    ``truncate_dim`` parameter, the parameter ``by_epoch``) or a quoted word (the
+    “reason” label). The everyday word then tells what the name is, a field or an
+    argument, not the concept."""
     parent = text.parent
-    index = parent.index(text) if parent is not None else 0
-    return index > 0 and isinstance(parent[index - 1], nodes.literal)
+    index = parent.index(text) if parent is not None else -1
+    if _QUOTED_NAME_BEFORE.search(source, 0, start) or (
+        index > 0 and not source[:start].strip() and isinstance(parent[index - 1], nodes.literal)
+    ):
+        return True
+    # after a mention, a name is only its label when the mention is a noun led by an
+    # article, not a possessive: "the parameter `by_epoch`", but "to fine-tune `X` models"
+    # and "the checkpoint's `config.json`" speak of the concept
+    if not _ARTICLE_BEFORE.search(source, 0, start) or _POSSESSIVE_END.search(source, start, end):
+        return False
+    return _QUOTED_NAME_AFTER.match(source, end) is not None or (
+        0 <= index < len(parent) - 1 and not source[end:].strip() and isinstance(parent[index + 1], nodes.literal)
+    )
 
 
 #: a word naming a trained model or its training, per language: a sentence about one uses the ML senses
@@ -171,10 +188,12 @@ def names_another_entry(source: str, start: int, end: int, named: Mapping[tuple[
 
 
 def names_a_model(source: str, start: int, end: int, language: str) -> bool:
-    """Whether the sentence holding a mention speaks of a model."""
+    """Whether the sentence holding a mention speaks of a model (the mention itself aside:
+    "training set" is no cue for its own "training")."""
     model = _MODEL_WORDS.get(language.split("_")[0].split("-")[0])
     begin, finish = sentence_around(source, start, end)
-    return model is not None and model.search(source[begin:finish]) is not None
+    rest = source[begin:start] + " " * (end - start) + source[end:finish]
+    return model is not None and model.search(rest) is not None
 
 
 def sentence_about_ml(

@@ -193,7 +193,7 @@ def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_words_of_two_senses_need_a_cue_in_their_sentence(tmp_path, fmt):
-    """"parameters", "loss", "metrics" and "batch" are linked in a section about ML only in
+    """ "parameters", "loss", "metrics" and "batch" are linked in a section about ML only in
     a sentence that names another entry (any name) or a model in the same clause, and never
     outside the sections about ML."""
     cued = (
@@ -228,18 +228,40 @@ def test_a_sentence_speaking_of_the_other_sense_leaves_the_word_alone(tmp_path, 
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_an_everyday_word_after_a_name_says_what_the_name_is(tmp_path, fmt):
-    """Right after code or a quoted word, an everyday word names the kind of thing that
-    name is (the ``truncate_dim`` parameter, the "reason" label), not the concept."""
-    code = "`truncate_dim`" if fmt == "md" else "``truncate_dim``"
+def test_an_everyday_word_next_to_a_name_says_what_the_name_is(tmp_path, fmt):
+    """Right before or after code or a quoted word, an everyday word names the kind of
+    thing that name is (the ``truncate_dim`` parameter, the "reason" label), not the
+    concept; a verb before code, a possessive or a quoted value with its comma is no exception."""
+
+    def code(name: str) -> str:
+        return f"`{name}`" if fmt == "md" else f"``{name}``"
+
     text = (
-        ML_TEXT + f" Set the {code} parameter of the model, then save the weights of the model.\n"
+        ML_TEXT + f" Set the {code('truncate_dim')} parameter of the model, and the parameter {code('by_epoch')}.\n"
+        "Then save the weights of the model. In training the mode is \u201closs,\u201d for the model\u2019s loss.\n"
         'The model reports the "reason" label of each failure. The model predicts labels.\n'
+        f"Read the checkpoint's {code('config.json')}, then fine-tune {code('Encoder')} models.\n"
     )
     src = tmp_path / "src"
-    _write(src, fmt, {"training": text})
+    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
     links = _autolinks(_build(src, tmp_path / "out"), "training")
     assert ("weights", "parameters") in links
     assert ("labels", "labels") in links
-    assert ("parameter", "parameters") not in links
-    assert ("label", "labels") not in links
+    assert ("checkpoint\u2019s", "checkpoint") in links  # the apostrophe curled by smart quotes
+    assert ("fine-tune", "finetuned-models") in links
+    assert links.count(("loss", "loss-function")) == 1  # the model's, not the quoted mode
+    assert not [link for link in links if link[0] in ("parameter", "label")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_is_read_across_inline_markup(tmp_path, fmt):
+    """Code, emphasis or a link splits a sentence into several text nodes; its cues are
+    read in the whole sentence, as the reader sees it."""
+    code = "`mpnet-base`" if fmt == "md" else "``mpnet-base``"
+    training = ML_TEXT + f" Model being trained: {code} (133M parameters).\n"
+    serving = "The queue is fair. Read the output *tensors* of the model.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": training, "serving": serving})
+    app = _build(src, tmp_path / "out")
+    assert ("parameters", "parameters") in _autolinks(app, "training")
+    assert _autolinks(app, "serving") == [("tensors", "tensor")]
