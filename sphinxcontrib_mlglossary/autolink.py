@@ -18,7 +18,7 @@ from sphinx.transforms import SphinxTransform
 from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
-from .everyday_senses import other_sense
+from .everyday_senses import has_other_sense, other_sense
 from .exclusions import Exclusions, page_exclusions
 from .line_joins import join_adjacent_texts
 from .ml_context import (
@@ -111,8 +111,7 @@ class AutoLinker(SphinxTransform):
         texts = list(_prose_texts(self.document, mode))
         in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
         self._cued = self._cued_entries(every_name) if in_context is not None else frozenset()
-        if in_context is not None:
-            self._paragraphs = Paragraphs(pattern, in_context[1])
+        self._paragraphs = Paragraphs(pattern, pattern if in_context is None else in_context[1])
         for text, scope in texts:
             if in_context is None:
                 self._link(text, scope, pattern, names, linked, mode, excluded)
@@ -169,6 +168,8 @@ class AutoLinker(SphinxTransform):
         position = 0
         anyway = self._linked_anyway(source) if in_context_section or by_sentence else {}
         for match in self._wanted(source, pattern, excluded):
+            if self._other_sense_here(text, match):
+                continue  # the sentence speaks of the word's other sense: the Unix epoch, an access token
             if (
                 (in_context_section or by_sentence)
                 and (match.start, match.end) not in anyway
@@ -191,6 +192,15 @@ class AutoLinker(SphinxTransform):
         index = parent.index(text)
         parent[index : index + 1] = pieces
 
+    def _other_sense_here(self, text: nodes.Text, match: Match) -> bool:
+        """Whether the sentence of a mention speaks of the other sense of its name (read
+        across the paragraph's inline markup), for the entries whose other sense is known."""
+        if not has_other_sense(match.entry_id, self._language):
+            return False
+        paragraph, shift = self._paragraphs.around(text)
+        begin, finish = sentence_around(paragraph.text, match.start + shift, match.end + shift)
+        return other_sense(paragraph.text[begin:finish], match.entry_id, self._language)
+
     def _everyday_word_wanted(self, text: nodes.Text, match: Match, by_sentence: bool) -> bool:
         """Whether an everyday word (of the context lists) means the ML sense here. Its
         sentence is read across the inline markup of its paragraph."""
@@ -199,9 +209,6 @@ class AutoLinker(SphinxTransform):
             return False  # in quotes, or next to a name: names a column, a mode, an argument
         paragraph, shift = self._paragraphs.around(text)
         start, end = match.start + shift, match.end + shift
-        sentence = paragraph.text[slice(*sentence_around(paragraph.text, start, end))]
-        if other_sense(sentence, match.entry_id, self._language):
-            return False  # the sentence speaks of the word's other sense: the Unix epoch, an access token
         if match.entry_id in self._cued:  # a word of two senses: in an ML section, with a cue
             return not by_sentence and (
                 names_another_entry(paragraph.text, start, end, paragraph.named, match.entry_id)

@@ -5,8 +5,10 @@ text is about machine learning. Serving and infrastructure pages are, and still 
 same words in their other sense: milliseconds since the Unix epoch, an access token,
 a server's latency metrics, the parameters of a request or a command line. The other
 sense brings its own vocabulary into the sentence; where it does, the everyday word
-is left alone, however much the rest of the sentence speaks of models. Only the
-everyday names are concerned: a name the glossary data links anyway is never held back.
+is left alone, however much the rest of the sentence speaks of models. A few names
+the glossary data links anyway have another sense too ("the learning rate of new
+hires", "the encoder models of x264", "the batch size of the bulk import"): the same
+rule holds them back.
 """
 
 from __future__ import annotations
@@ -41,15 +43,25 @@ OTHER_SENSES: dict[str, dict[str, re.Pattern[str]]] = {
             r"loss(?:es)? of (?:\w+ )?(?:accuracy|quality|precision|performance|information|data|generality)"
             r"|(?:performance|quality|accuracy|data|packet|information|precision) loss(?:es)?"
         ),
-        "batch-size": _words(r"batch (?:jobs?|files?|scripts?|imports?|processing|mode)|bulk"),
+        "batch-size": _words(r"batch (?:jobs?|files?|scripts?|imports?|processing|mode)|bulk|telemetry|spans"),
+        "learning-rate": _words(r"hires|employees|staff|pupils|onboarding|children"),
+        "encoder-models": _words(r"codecs?|bitrates?|x26[45]|ffmpeg|H\.26[45]|HEVC"),
         "optimizer": _words(r"compilers?|query|runtime"),
         "inference": _words(r"headers?|type inference"),
     },
 }
 
 
+def _senses(language: str) -> dict[str, re.Pattern[str]]:
+    return OTHER_SENSES.get(language.split("_")[0].split("-")[0], {})
+
+
+def has_other_sense(entry_id: str, language: str) -> bool:
+    """Whether the other sense of ``entry_id``'s names is known in ``language``."""
+    return entry_id in _senses(language)
+
+
 def other_sense(sentence: str, entry_id: str, language: str) -> bool:
-    """Whether ``sentence`` speaks of the other sense of ``entry_id``'s everyday names."""
-    senses = OTHER_SENSES.get(language.split("_")[0].split("-")[0], {})
-    words = senses.get(entry_id)
+    """Whether ``sentence`` speaks of the other sense of ``entry_id``'s names."""
+    words = _senses(language).get(entry_id)
     return words is not None and words.search(sentence) is not None

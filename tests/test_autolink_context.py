@@ -265,3 +265,20 @@ def test_a_sentence_is_read_across_inline_markup(tmp_path, fmt):
     app = _build(src, tmp_path / "out")
     assert ("parameters", "parameters") in _autolinks(app, "training")
     assert _autolinks(app, "serving") == [("tensors", "tensor")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_name_linked_anyway_is_held_back_where_its_other_sense_is_meant(tmp_path, fmt):
+    """Some names the data links anyway have an everyday sense too; a sentence speaking
+    of it (staff learning, video codecs, bulk imports) leaves them alone."""
+    everyday = (
+        "The learning rate of new staff shows in the onboarding survey.\n"
+        "Our transcoder ships the encoder models of x265 and HEVC.\n"
+        "Raise the batch size of the bulk upload to 200 rows.\n"
+    )
+    ml = "Lower the learning rate when the encoder models overfit, and halve the batch size.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"logging": everyday, "training": ml})
+    app = _build(src, tmp_path / "out")
+    assert _autolinks(app, "logging") == []
+    assert {target for _, target in _autolinks(app, "training")} >= {"learning-rate", "encoder-models", "batch-size"}
