@@ -282,3 +282,17 @@ def test_a_name_linked_anyway_is_held_back_where_its_other_sense_is_meant(tmp_pa
     app = _build(src, tmp_path / "out")
     assert _autolinks(app, "logging") == []
     assert {target for _, target in _autolinks(app, "training")} >= {"learning-rate", "encoder-models", "batch-size"}
+
+
+def test_the_words_of_two_senses_can_be_turned_off_and_are_checked(tmp_path):
+    text = ML_TEXT + " Save the weights of the model.\n"
+    src = tmp_path / "src"
+    _write(src, "rst", {"training": text}, mlglossary_autolink_context_cued_names=[])
+    assert ("weights", "parameters") not in _autolinks(_build(src, tmp_path / "off"), "training")
+    src2 = tmp_path / "src2"
+    _write(src2, "rst", {"training": text}, mlglossary_autolink_context_cued_names=["weights", "wieghts"])
+    app = _build(src2, tmp_path / "checked")
+    assert ("weights", "parameters") in _autolinks(app, "training")
+    warnings = app.warning.getvalue()
+    assert "mlglossary_autolink_context_cued_names: 'wieghts' names no entry" in warnings
+    assert "did you mean 'weights'?" in warnings
