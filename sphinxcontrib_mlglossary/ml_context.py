@@ -17,6 +17,12 @@ input tensors of the model"), links the everyday word it holds. Serving and API 
 talk about models and their tensors without naming three entries in one section. Names of several words, abbreviations and words in their own case match as
 the entry's other names do; an opted-in single everyday word only as written (a
 capitalised "Padding" starting a bullet is left alone).
+
+A few words are used in both senses on the same ML pages ("parameters" of a model and
+of a function, a "loss" of accuracy): those of ``mlglossary_autolink_context_cued_names``
+are linked only in an ML section, and there only in a sentence that also names another
+entry (by any name) or a model. A word in quotes or next to a name it says the kind of
+(the ``truncate_dim`` parameter) names that thing, not the concept.
 """
 
 from __future__ import annotations
