@@ -46,6 +46,11 @@ OTHER_SENSES: dict[str, dict[str, re.Pattern[str]]] = {
         "batch-size": _words(r"batch (?:jobs?|files?|scripts?|imports?|processing|mode)|bulk|telemetry|spans"),
         "learning-rate": _words(r"hires|employees|staff|pupils|onboarding|children"),
         "encoder-models": _words(r"codecs?|bitrates?|x26[45]|ffmpeg|H\.26[45]|HEVC"),
+        "precision-and-recall": _words(
+            r"float\w*|fp(?:8|16|32|64)|bf16|u?int(?:4|8|16|32)|quantiz\w*|half|mixed|single|double|bits?|numerical"
+            r"|decimals?|recall that|to recall"
+            r"|you recall|F1 key"
+        ),
         "optimizer": _words(r"compilers?|query|runtime"),
         "inference": _words(r"headers?|type inference"),
     },

@@ -97,7 +97,7 @@ DEFAULT_CONTEXT_ENTRIES = (
 )
 
 #: entries whose everyday names ML pages use in another sense too ("parameters" of a
-#: request, server "metrics", "loss" of data, a "batch" job): linked only in a section
+#: request, server "metrics", "loss" of data, a "batch" job, "int8 precision"): linked only in a section
 #: about ML, and there only in a sentence that names another entry (by any name, the
 #: everyday ones included) or a model in the same clause
 DEFAULT_CUED_ENTRIES = (
@@ -105,6 +105,7 @@ DEFAULT_CUED_ENTRIES = (
     "evaluation-metrics",
     "loss-function",
     "parameters",
+    "precision-and-recall",
 )
 
 #: a code line importing a machine-learning library (Python)

@@ -296,3 +296,17 @@ def test_the_words_of_two_senses_can_be_turned_off_and_are_checked(tmp_path):
     warnings = app.warning.getvalue()
     assert "mlglossary_autolink_context_cued_names: 'wieghts' names no entry" in warnings
     assert "did you mean 'weights'?" in warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_precision_of_a_metric_not_of_numbers(tmp_path, fmt):
+    """ "precision" is an evaluation metric next to a model, but the precision of numbers
+    (int8, fp16, half precision) in the same section is its other sense."""
+    text = (
+        ML_TEXT + " Quantize the model to int8 precision for the CPU.\n"
+        "The re-ranking model gives a better precision than the first stage.\n"
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    assert links.count(("precision", "precision-and-recall")) == 1
