@@ -19,6 +19,8 @@ Each site's ``autolink`` variant (``mlglossary_autolink = "first"``) is built on
   from every pair with a mention of any glossary name (including the names kept for
   ``{term}``), so the estimate isn't tilted toward what is already linked.
 
+``--redraw SEED`` replaces each site's sample by a new draw with that seed from the
+pairs of today's build (the glossary grows; the old judgements stay, by location).
 ``--worksheet SITE`` prints what still needs a verdict, with its sentence, in the
 terminal (never into the repository); ``--judge SITE FILE`` records verdicts written as
 ``NUMBER link|no reason`` lines against that worksheet's numbers.
@@ -167,9 +169,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--label", default="default", help="names the recorded build (record-LABEL.jsonl)")
     parser.add_argument("-D", dest="overrides", action="append", default=[], help="a setting for the build, key=value")
     parser.add_argument("--worksheet", metavar="SITE", help="print what still needs a verdict")
+    parser.add_argument("--redraw", type=int, metavar="SEED", help="draw each site's sample anew with this seed")
     parser.add_argument("--judge", nargs=2, metavar=("SITE", "FILE"), help="record verdicts for the worksheet")
     args = parser.parse_args(argv)
     overrides = dict(item.split("=", 1) for item in args.overrides)
+    if args.redraw is not None:
+        for name in args.sites:
+            gold = load_gold(name, SITES[name].commit)
+            gold.seed = args.redraw
+            gold.sample = draw_sample(site_mentions(name, reuse=True, overrides=overrides, label=args.label), gold.seed)
+            save_gold(gold)
+            print(f"{name}: {len(gold.sample)} pairs drawn with seed {gold.seed}")
+        return
     if args.worksheet or args.judge:
         name = args.worksheet or args.judge[0]
         gold = load_gold(name, SITES[name].commit)

@@ -18,11 +18,22 @@ from sphinx.transforms import SphinxTransform
 from .config import AUTOLINK_MODES
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import session_of
+from .everyday_senses import has_other_sense, other_sense
 from .exclusions import Exclusions, page_exclusions
 from .line_joins import join_adjacent_texts
-from .ml_context import MlSections, ml_sections, quoted, sentence_about_ml
+from .ml_context import (
+    MlSections,
+    ml_sections,
+    names_a_model,
+    names_another_entry,
+    next_to_a_name,
+    quoted,
+    sentence_about_ml,
+    sentence_around,
+)
 from .name_runs import part_of_longer_name
 from .nodes import AUTOLINK, AUTOLINK_CLASS, glossary_block
+from .paragraph_text import Paragraphs
 from .protected_phrases import covered
 from .term_pattern import Match, TermPattern
 
@@ -99,6 +110,8 @@ class AutoLinker(SphinxTransform):
         self._language = current.language
         texts = list(_prose_texts(self.document, mode))
         in_context = self._context_pattern(pattern, excluded, [text for text, _ in texts])
+        self._cued = self._cued_entries(every_name) if in_context is not None else frozenset()
+        self._paragraphs = Paragraphs(pattern, pattern if in_context is None else in_context[1])
         for text, scope in texts:
             if in_context is None:
                 self._link(text, scope, pattern, names, linked, mode, excluded)
@@ -113,7 +126,7 @@ class AutoLinker(SphinxTransform):
         """The sections about ML and the pattern linking the everyday names there (None: none)."""
         session = session_of(self.env)
         current = session.settings
-        if not current.autolink_context or not current.autolink_context_names:
+        if not current.autolink_context or not (current.autolink_context_names or current.autolink_context_cued_names):
             return None
         cited = [
             (xref, entry_id)
@@ -121,8 +134,22 @@ class AutoLinker(SphinxTransform):
             if xref.get("reftype") == "term" and (entry_id := pattern.entry_of(xref.get("reftarget", ""))) is not None
         ]
         sections = ml_sections(self.document, texts, pattern, cited, current.autolink_context)
-        included = current.autolink_include + current.autolink_context_names
+        included = current.autolink_include + current.autolink_context_names + current.autolink_context_cued_names
         return sections, session.pattern(session.glossary(), excluded.entries, included)
+
+    def _cued_entries(self, every_name: TermPattern) -> frozenset[str]:
+        """The entries whose everyday names need a cue in their sentence (those also in
+        ``mlglossary_autolink_context_names`` or ``mlglossary_autolink_include`` don't)."""
+        current = session_of(self.env).settings
+
+        def ids(items: tuple[str, ...]) -> set[str]:
+            return {entry_id for item in items if (entry_id := every_name.entry_of(item) or item)}
+
+        return frozenset(
+            ids(current.autolink_context_cued_names)
+            - ids(current.autolink_context_names)
+            - ids(current.autolink_include)
+        )
 
     def _link(
         self,
@@ -141,13 +168,14 @@ class AutoLinker(SphinxTransform):
         position = 0
         anyway = self._linked_anyway(source) if in_context_section or by_sentence else {}
         for match in self._wanted(source, pattern, excluded):
-            if (in_context_section or by_sentence) and (match.start, match.end) not in anyway:
-                if quoted(source, match.start, match.end):
-                    continue  # an everyday word in quotes names a column or a mode
-                if by_sentence and not sentence_about_ml(
-                    source, match.start, match.end, anyway, match.entry_id, self._language
-                ):
-                    continue
+            if self._other_sense_here(text, match):
+                continue  # the sentence speaks of the word's other sense: the Unix epoch, an access token
+            if (
+                (in_context_section or by_sentence)
+                and (match.start, match.end) not in anyway
+                and not self._everyday_word_wanted(text, match, by_sentence)
+            ):
+                continue
             key = (scope, match.entry_id)
             if mode != "all" and key in linked:
                 continue
@@ -163,6 +191,32 @@ class AutoLinker(SphinxTransform):
         parent = text.parent
         index = parent.index(text)
         parent[index : index + 1] = pieces
+
+    def _other_sense_here(self, text: nodes.Text, match: Match) -> bool:
+        """Whether the sentence of a mention speaks of the other sense of its name (read
+        across the paragraph's inline markup), for the entries whose other sense is known."""
+        if not has_other_sense(match.entry_id, self._language):
+            return False
+        paragraph, shift = self._paragraphs.around(text)
+        begin, finish = sentence_around(paragraph.text, match.start + shift, match.end + shift)
+        return other_sense(paragraph.text[begin:finish], match.entry_id, self._language)
+
+    def _everyday_word_wanted(self, text: nodes.Text, match: Match, by_sentence: bool) -> bool:
+        """Whether an everyday word (of the context lists) means the ML sense here. Its
+        sentence is read across the inline markup of its paragraph."""
+        source = str(text)
+        if quoted(source, match.start, match.end) or next_to_a_name(text, source, match.start, match.end):
+            return False  # in quotes, or next to a name: names a column, a mode, an argument
+        paragraph, shift = self._paragraphs.around(text)
+        start, end = match.start + shift, match.end + shift
+        if match.entry_id in self._cued:  # a word of two senses: in an ML section, with a cue
+            return not by_sentence and (
+                names_another_entry(paragraph.text, start, end, paragraph.named, match.entry_id)
+                or names_a_model(paragraph.text, start, end, self._language)
+            )
+        return not by_sentence or sentence_about_ml(
+            paragraph.text, start, end, paragraph.anyway, match.entry_id, self._language
+        )
 
     def _linked_anyway(self, source: str) -> dict[tuple[int, int], str]:
         """The spans the base pattern (without the context names) finds in ``source``, with their entries."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .confinement import DEFAULT_MAX_MB, MAX_FILE_MB
 from .diagnostics import MlGlossaryWarning, logger, warn
 from .loader import resolve_language
-from .ml_context import DEFAULT_CONTEXT_ENTRIES
+from .ml_context import DEFAULT_CONTEXT_ENTRIES, DEFAULT_CUED_ENTRIES
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -52,6 +52,9 @@ OPTIONS: dict[str, tuple[Any, Literal["env", "html", ""], tuple[type, ...]]] = {
     "mlglossary_autolink_context": (3, "env", (int,)),
     # entries (ids, or single names) whose names kept for {term} are auto-linked in ML sections
     "mlglossary_autolink_context_names": (list(DEFAULT_CONTEXT_ENTRIES), "env", (list, tuple)),
+    # entries whose names kept for {term} are auto-linked in ML sections only in a sentence
+    # that names another entry or a model ("parameters", "loss", "metrics", "batch")
+    "mlglossary_autolink_context_cued_names": (list(DEFAULT_CUED_ENTRIES), "env", (list, tuple)),
     # spell out a page's first citation of an abbreviation: "masked language modeling (MLM)"
     # (a page's "mlglossary-first-use" metadata switches it on or off there)
     "mlglossary_first_use": (False, "env", (bool,)),
@@ -104,6 +107,8 @@ class Settings:
     autolink_context: int = 3
     #: entries (or names) whose names kept for {term} are linked in ML sections
     autolink_context_names: tuple[str, ...] = ()
+    #: entries (or names) whose names kept for {term} are linked in ML sections, in a sentence with a cue
+    autolink_context_cued_names: tuple[str, ...] = ()
 
 
 def register(app: Sphinx) -> None:
@@ -151,15 +156,17 @@ def _validate(app: Sphinx, config: Config) -> None:
     language = resolve_language(requested) or "en"
     for name in ("mlglossary_autolink_exclude", "mlglossary_autolink_include"):
         setattr(config, name, _autolink_names(name, getattr(config, name), language))
-    context_names = config.mlglossary_autolink_context_names
-    if list(context_names) == list(DEFAULT_CONTEXT_ENTRIES):
-        # our own default names no mistake of the user's: keep, quietly, the entries the
-        # glossary in use has (a glossary replaced or trimmed may lack some)
-        config.mlglossary_autolink_context_names = _known_entries(context_names, language)
-    else:
-        config.mlglossary_autolink_context_names = _autolink_names(
-            "mlglossary_autolink_context_names", context_names, language
-        )
+    for name, default in (
+        ("mlglossary_autolink_context_names", DEFAULT_CONTEXT_ENTRIES),
+        ("mlglossary_autolink_context_cued_names", DEFAULT_CUED_ENTRIES),
+    ):
+        names = getattr(config, name)
+        if list(names) == list(default):
+            # our own default names no mistake of the user's: keep, quietly, the entries the
+            # glossary in use has (a glossary replaced or trimmed may lack some)
+            setattr(config, name, _known_entries(names, language))
+        else:
+            setattr(config, name, _autolink_names(name, names, language))
 
 
 def _known_entries(ids: list[str] | tuple[str, ...], language: str) -> list[str]:
@@ -317,6 +324,7 @@ def settings_of(config: Config) -> Settings:
         autolink_include=tuple(str(item) for item in config.mlglossary_autolink_include),
         autolink_context=int(config.mlglossary_autolink_context),
         autolink_context_names=tuple(str(item) for item in config.mlglossary_autolink_context_names),
+        autolink_context_cued_names=tuple(str(item) for item in config.mlglossary_autolink_context_cued_names),
         autolink_backlinks=bool(config.mlglossary_autolink_backlinks),
         report_unused=_mode(config.mlglossary_report_unused, _REPORT_LEVELS, "info"),
         trusted_dirs=tuple(str(item) for item in config.mlglossary_trusted_dirs if isinstance(item, str)),

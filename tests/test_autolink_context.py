@@ -189,3 +189,124 @@ def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt
     assert ("tensor", "tensor") in links
     assert ("labels", "labels") in links
     assert ("label", "labels") not in links
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_words_of_two_senses_need_a_cue_in_their_sentence(tmp_path, fmt):
+    """ "parameters", "loss", "metrics" and "batch" are linked in a section about ML only in
+    a sentence that names another entry (any name) or a model in the same clause, and never
+    outside the sections about ML."""
+    cued = (
+        ML_TEXT + " Set the parameters of each request in its header, and check the batch job later.\n"
+        "Save the weights of the model after training. The loss is logged with the learning rate.\n"
+        "Each batch holds the sequences after padding.\n"
+    )
+    everyday = "The model's weights are checked. The loss of one server slows the model down.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": cued, "logging": everyday})
+    app = _build(src, tmp_path / "out")
+    training = _autolinks(app, "training")
+    assert ("weights", "parameters") in training  # its clause names the model
+    assert ("loss", "loss-function") in training  # its sentence names the learning rate
+    assert ("batch", "batch-size") in training  # the second: its sentence names padding
+    assert ("parameters", "parameters") not in training  # a request's, with no cue
+    assert _autolinks(app, "logging") == []  # no section about ML: never, whatever the cue
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_speaking_of_the_other_sense_leaves_the_word_alone(tmp_path, fmt):
+    """A sentence about a model still uses "token" and "epoch" in their other sense when it
+    speaks of access or of clock time; the word is left alone there."""
+    serving = (
+        "For gated models, set your token first: export it in the shell.\n"
+        "The timestamp of the last request made for this model, as milliseconds since the epoch.\n"
+        "Read the output tensors of the model.\n"
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"serving": serving})
+    assert _autolinks(_build(src, tmp_path / "out"), "serving") == [("tensors", "tensor")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_everyday_word_next_to_a_name_says_what_the_name_is(tmp_path, fmt):
+    """Right before or after code or a quoted word, an everyday word names the kind of
+    thing that name is (the ``truncate_dim`` parameter, the "reason" label), not the
+    concept; a verb before code, a possessive or a quoted value with its comma is no exception."""
+
+    def code(name: str) -> str:
+        return f"`{name}`" if fmt == "md" else f"``{name}``"
+
+    text = (
+        ML_TEXT + f" Set the {code('truncate_dim')} parameter of the model, and the parameter {code('by_epoch')}.\n"
+        "Then save the weights of the model. In training the mode is \u201closs,\u201d for the model\u2019s loss.\n"
+        'The model reports the "reason" label of each failure. The model predicts labels.\n'
+        f"Read the checkpoint's {code('config.json')}, then fine-tune {code('Encoder')} models.\n"
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    assert ("weights", "parameters") in links
+    assert ("labels", "labels") in links
+    assert ("checkpoint\u2019s", "checkpoint") in links  # the apostrophe curled by smart quotes
+    assert ("fine-tune", "finetuned-models") in links
+    assert links.count(("loss", "loss-function")) == 1  # the model's, not the quoted mode
+    assert not [link for link in links if link[0] in ("parameter", "label")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_is_read_across_inline_markup(tmp_path, fmt):
+    """Code, emphasis or a link splits a sentence into several text nodes; its cues are
+    read in the whole sentence, as the reader sees it."""
+    code = "`mpnet-base`" if fmt == "md" else "``mpnet-base``"
+    training = ML_TEXT + f" Model being trained: {code} (133M parameters).\n"
+    serving = "The queue is fair. Read the output *tensors* of the model.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": training, "serving": serving})
+    app = _build(src, tmp_path / "out")
+    assert ("parameters", "parameters") in _autolinks(app, "training")
+    assert _autolinks(app, "serving") == [("tensors", "tensor")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_name_linked_anyway_is_held_back_where_its_other_sense_is_meant(tmp_path, fmt):
+    """Some names the data links anyway have an everyday sense too; a sentence speaking
+    of it (staff learning, video codecs, bulk imports) leaves them alone."""
+    everyday = (
+        "The learning rate of new staff shows in the onboarding survey.\n"
+        "Our transcoder ships the encoder models of x265 and HEVC.\n"
+        "Raise the batch size of the bulk upload to 200 rows.\n"
+    )
+    ml = "Lower the learning rate when the encoder models overfit, and halve the batch size.\n"
+    src = tmp_path / "src"
+    _write(src, fmt, {"logging": everyday, "training": ml})
+    app = _build(src, tmp_path / "out")
+    assert _autolinks(app, "logging") == []
+    assert {target for _, target in _autolinks(app, "training")} >= {"learning-rate", "encoder-models", "batch-size"}
+
+
+def test_the_words_of_two_senses_can_be_turned_off_and_are_checked(tmp_path):
+    text = ML_TEXT + " Save the weights of the model.\n"
+    src = tmp_path / "src"
+    _write(src, "rst", {"training": text}, mlglossary_autolink_context_cued_names=[])
+    assert ("weights", "parameters") not in _autolinks(_build(src, tmp_path / "off"), "training")
+    src2 = tmp_path / "src2"
+    _write(src2, "rst", {"training": text}, mlglossary_autolink_context_cued_names=["weights", "wieghts"])
+    app = _build(src2, tmp_path / "checked")
+    assert ("weights", "parameters") in _autolinks(app, "training")
+    warnings = app.warning.getvalue()
+    assert "mlglossary_autolink_context_cued_names: 'wieghts' names no entry" in warnings
+    assert "did you mean 'weights'?" in warnings
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_precision_of_a_metric_not_of_numbers(tmp_path, fmt):
+    """ "precision" is an evaluation metric next to a model, but the precision of numbers
+    (int8, fp16, half precision) in the same section is its other sense."""
+    text = (
+        ML_TEXT + " Quantize the model to int8 precision for the CPU.\n"
+        "The re-ranking model gives a better precision than the first stage.\n"
+    )
+    src = tmp_path / "src"
+    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
+    links = _autolinks(_build(src, tmp_path / "out"), "training")
+    assert links.count(("precision", "precision-and-recall")) == 1
