@@ -24,4 +24,3 @@ mlglossary_autolink = "first"
 # Translations (sphinx-intl, see "Translate your documentation"): one catalog per page.
 locale_dirs = ["locales"]
 gettext_compact = False
-
