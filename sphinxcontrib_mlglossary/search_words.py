@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
+from .backlinks import may_hold
+from .domain import glossary_domain
 from .nodes import skip
 from .prerendered import prerendered_body
 
@@ -38,6 +40,7 @@ _SEGMENTING_LANGUAGES = frozenset({"ja", "zh"})
 _STYLE = re.compile(r"<style.*?</style>", re.IGNORECASE | re.DOTALL)
 _SCRIPT = re.compile(r"<script.*?</script>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^<]+?>")
+_STYLE_OR_SCRIPT = re.compile(r"<s(?:tyle|cript)", re.IGNORECASE)
 
 
 class search_words(nodes.Element):
@@ -51,7 +54,10 @@ def searchable_text(node: nodes.Node) -> list[str]:
     if isinstance(node, nodes.raw):
         if "html" not in node.get("format", "").split():
             return []
-        return [_TAG.sub("", _SCRIPT.sub("", _STYLE.sub("", node.astext())))]
+        text = node.astext()
+        if _STYLE_OR_SCRIPT.search(text):  # seldom: one search instead of two substitutions
+            text = _SCRIPT.sub("", _STYLE.sub("", text))
+        return [_TAG.sub("", text)]
     if isinstance(node, nodes.Text):
         return [node.astext()]
     return [text for child in node.children for text in searchable_text(child)]
@@ -64,6 +70,8 @@ def pool_body_words(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     language = str(app.config.html_search_language or app.config.language or "en")
     if language[:2].lower() in _SEGMENTING_LANGUAGES:
         return
+    if not may_hold(docname, app.builder, set(glossary_domain(app.env).definitions)):
+        return  # most pages hold no glossary: not walked
     bodies = list(doctree.findall(prerendered_body))
     if not bodies:
         return
