@@ -24,7 +24,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
         page_direction,
         page_terms,
         prerendered,
-        search_words,
         single_page,
         structured_data,
     )
@@ -67,7 +66,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     card_marks.register(app)
     app.add_post_transform(Backlinks)
     structured_data.register(app)
-    search_words.register(app)
     app.connect("builder-inited", start_session)
     # our names leave the standard domain before pages are read and come back, decided
     # once all pages are known, on env-updated (see .registration)
