@@ -22,6 +22,7 @@ from typing import Any
 
 from .model import Entry, Glossary, fold, slugify
 from .names import clean_name, inventory_problem, look_alike_message, look_alikes, removal_message
+from .stored_tables import stored_tables
 
 FORMAT_VERSION = 1
 #: languages shipped with the package; English is the reference every other file follows
@@ -142,8 +143,12 @@ def parse_glossary(
     reference: Glossary | None = None,
     warnings: Warnings = None,
     tags: Collection[str] = (),
+    tables: Mapping[str, Any] | None = None,
 ) -> Glossary:
     """Parse and validate the text of a data file (``path`` is used in messages only).
+
+    ``tables``: the file's TOML tables, already read (the stored copy of a shipped file,
+    :mod:`.stored_tables`); they are checked as read ones are.
 
     Problems the glossary can be used despite (invisible characters removed from a name,
     names that look alike, a tag that looks misspelt: ``tags`` are ones known to be
@@ -152,6 +157,8 @@ def parse_glossary(
     """
     path = Path(path)
     text = _decode(raw, path)
+    if tables is not None:
+        return _build(tables, path, _header_lines(text), reference, [] if warnings is None else warnings, tags)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -501,7 +508,12 @@ def bundled_glossary(language: str = REFERENCE_LANGUAGE) -> Glossary:
     if language not in BUNDLED_LANGUAGES:
         raise KeyError(language)
     reference = None if language == REFERENCE_LANGUAGE else bundled_glossary(REFERENCE_LANGUAGE)
-    return load_glossary(bundled_path(language), reference=reference)
+    path = bundled_path(language)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return load_glossary(path, reference=reference)  # reports the file that can't be read
+    return parse_glossary(raw, path, reference=reference, tables=stored_tables(raw, language))
 
 
 def bundled_tags() -> frozenset[str]:

@@ -1,7 +1,8 @@
 """Render the shipped entry bodies ahead of time: ``python -m sphinxcontrib_mlglossary.prerender``.
 
 Run it after editing an entry of ``glossaries/*.toml``: it rewrites
-``glossaries/prerendered/<language>.json`` (see :mod:`.prerendered`) and is
+``glossaries/prerendered/<language>.json`` (see :mod:`.prerendered`) and the data file's
+tables, ``<language>.tables.json`` (see :mod:`.stored_tables`), and is
 deterministic, so an unchanged glossary gives byte-identical files. ``--check`` writes
 nothing and exits 1 when a stored file is not what the data gives (tests run it).
 
@@ -34,8 +35,9 @@ from sphinx.util.docutils import docutils_namespace
 
 from .domain import glossary_domain
 from .entry_bodies import fragment_html, node_kinds, parse_bodies, prerenderable
-from .loader import BUNDLED_LANGUAGES, bundled_glossary
+from .loader import BUNDLED_LANGUAGES, bundled_glossary, bundled_path
 from .prerendered import Prerendered, body_digest, prerendered_path
+from .stored_tables import serialized_tables, tables_path
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -147,20 +149,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _render_one(language: str, *, check: bool) -> int:
     prerendered, left = render_language(language)
-    text = serialized(prerendered)
-    path = prerendered_path(language)
-    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    stored = [
+        (prerendered_path(language), serialized(prerendered)),
+        (tables_path(language), serialized_tables(bundled_path(language).read_bytes())),
+    ]
     if check:
-        if current == text:
-            return 0
-        print(f"stale, run python -m sphinxcontrib_mlglossary.prerender: {path}", file=sys.stderr)
-        return 1
+        stale = [path for path, text in stored if _current(path) != text]
+        for path in stale:
+            print(f"stale, run python -m sphinxcontrib_mlglossary.prerender: {path}", file=sys.stderr)
+        return 1 if stale else 0
     for line in left:
         print(f"parsed in every build: {line}", flush=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"{path}: {len(prerendered.entries)} bodies ({len(text) // 1024} KiB)", flush=True)
+    for path, text in stored:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    print(f"{stored[0][0]}: {len(prerendered.entries)} bodies ({len(stored[0][1]) // 1024} KiB)", flush=True)
+    print(f"{stored[1][0]}: the data file's tables ({len(stored[1][1]) // 1024} KiB)", flush=True)
     return 0
+
+
+def _current(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 if __name__ == "__main__":

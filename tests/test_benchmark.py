@@ -269,3 +269,29 @@ def test_a_mention_made_curly_by_smart_quotes_is_found_in_the_source():
     source = "Use the template from the checkpoint's\ntokenizer config."
     assert name_regex("checkpoint’s").search(source) is not None
     assert name_regex("checkpoint").search("checkpointing") is None  # still whole words only
+
+
+def test_phase_timers_time_transforms_handlers_and_pages(tmp_path: Path):
+    """``benchmarks.phase_timers`` builds serially and with ``-j 2`` and names where the time went."""
+    import subprocess
+    import sys
+
+    from benchmarks.phase_timers import compare, totals
+
+    src = generate(tmp_path / "src", pages=2, citations=8, terms=10, fmt="rst", extension=True)
+    out = tmp_path / "timers.json"
+    for jobs in ("1", "2"):
+        sphinx_args = ["-E", "-q", "-j", jobs, "-b", "html", str(src), str(tmp_path / f"html{jobs}")]
+        subprocess.run(
+            [sys.executable, "-m", "benchmarks.phase_timers", str(out), "--", *sphinx_args],
+            check=True,
+            cwd=Path(__file__).parent.parent,
+        )
+        found = totals(out)
+        assert found["build (main process)"] > 0
+        assert any(key.startswith("transform:sphinxcontrib_mlglossary.") for key in found)
+        assert any(key.startswith("event:builder-inited:sphinxcontrib_mlglossary.") for key in found)
+        assert "page:resolve:glossary" in found
+        assert ("page:write:glossary" in found) == (jobs == "1")  # under -j, pages are written by workers
+    assert "worker|worker:result-MB" in totals(out)
+    assert compare(out, out).splitlines() == [f"{'A - B':>8} {'A':>8} {'B':>8}  key"]

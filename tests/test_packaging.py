@@ -44,6 +44,10 @@ def test_wheel_contains_package_data(wheel: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for language in ("en",):
         assert f"sphinxcontrib_mlglossary/glossaries/{language}.toml" in names
+    # what builds use instead of parsing: stored bodies and the data file's tables
+    for language in ("en", "es", "ar"):
+        assert f"sphinxcontrib_mlglossary/glossaries/prerendered/{language}.json" in names
+        assert f"sphinxcontrib_mlglossary/glossaries/prerendered/{language}.tables.json" in names
     assert "sphinxcontrib_mlglossary/py.typed" in names
 
 
