@@ -126,7 +126,8 @@ class AutoLinker(SphinxTransform):
         """The sections about ML and the pattern linking the everyday names there (None: none)."""
         session = session_of(self.env)
         current = session.settings
-        if not current.autolink_context or not (current.autolink_context_names or current.autolink_context_cued_names):
+        included = current.context_included()
+        if included is None:
             return None
         cited = [
             (xref, entry_id)
@@ -134,7 +135,6 @@ class AutoLinker(SphinxTransform):
             if xref.get("reftype") == "term" and (entry_id := pattern.entry_of(xref.get("reftarget", ""))) is not None
         ]
         sections = ml_sections(self.document, texts, pattern, cited, current.autolink_context)
-        included = current.autolink_include + current.autolink_context_names + current.autolink_context_cued_names
         return sections, session.pattern(session.glossary(), excluded.entries, included)
 
     def _cued_entries(self, every_name: TermPattern) -> frozenset[str]:

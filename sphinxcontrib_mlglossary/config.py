@@ -110,6 +110,14 @@ class Settings:
     #: entries (or names) whose names kept for {term} are linked in ML sections, in a sentence with a cue
     autolink_context_cued_names: tuple[str, ...] = ()
 
+    def context_included(self) -> tuple[str, ...] | None:
+        """The names auto-linking's context pattern links on top of the data's (None: the
+        context rule is off). One definition: the main process makes this pattern before
+        ``-j`` forks the readers, under the key they ask for."""
+        if not self.autolink_context or not (self.autolink_context_names or self.autolink_context_cued_names):
+            return None
+        return self.autolink_include + self.autolink_context_names + self.autolink_context_cued_names
+
 
 def register(app: Sphinx) -> None:
     for name, (default, rebuild, types) in OPTIONS.items():

@@ -302,8 +302,8 @@ def _prepare_autolinking(session: BuildSession, glossary: Glossary) -> None:
     every_name = session.pattern(glossary, (), tuple(entry.id for entry in glossary.entries))
     excluded = exclusions(glossary, settings.autolink_exclude, every_name).entries
     session.pattern(glossary, excluded, settings.autolink_include).regex  # noqa: B018
-    if settings.autolink_context and settings.autolink_context_names:
-        included = settings.autolink_include + settings.autolink_context_names
+    included = settings.context_included()
+    if included is not None:
         session.pattern(glossary, excluded, included).regex  # noqa: B018
 
 
