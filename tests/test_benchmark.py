@@ -217,8 +217,9 @@ def test_site_measurement_builds_every_variant_without_warnings(tmp_path: Path):
     guide = BeautifulSoup((out / "autolink" / "serial" / "guide.html").read_text(), "html.parser")
     linked = {a.get_text() for a in guide.select("a") if a.select_one(".mlglossary-autolink")}
     # the tab stand-in kept its text; the page names three entries, so the context rule
-    # links the everyday word "optimizer" too
-    assert linked == {"learning rate", "gradient descent", "backward pass", "optimizer"}
+    # links the everyday word "optimizer" too, and "loss", a word of two senses, since its
+    # sentence also names "learning rate" and "gradient descent"
+    assert linked == {"learning rate", "gradient descent", "backward pass", "optimizer", "loss"}
     assert "Call the optimizer after the backward pass." in guide.get_text()  # the stand-in kept the tab's text
     plain_guide = BeautifulSoup((out / "plain" / "serial" / "guide.html").read_text(), "html.parser")
     assert not plain_guide.select(".mlglossary-autolink")
