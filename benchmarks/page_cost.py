@@ -6,6 +6,11 @@ time (``time.process_time``, imports included) and peak RSS. The same project wi
 plain page instead of the directive is the baseline, so the difference is the page's
 cost. Variants are interleaved, rep by rep, so a change of load hits them alike.
 
+``--hand-written`` adds the fair baseline: plain Sphinx (MyST, no extension) building a page
+that holds the same entries written by hand, each a heading with its summary, body and
+"See also" names as text (term roles kept as their text, code fences without their test
+tags). What the glossary page costs beyond that is what the extension adds to the content.
+
 ``--entries 300`` measures a temporary copy of the package whose three glossaries hold
 that many entries (existing entries copied under new ids and names, bodies unchanged),
 with its stored bodies regenerated. ``--package-root`` measures another checkout (the
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,6 +51,34 @@ def _project(folder: Path, with_glossary: bool) -> Path:
     (source / "index.md").write_text("# Home\n\n```{toctree}\nglossary\n```\n", encoding="utf-8")
     page = "```{mlglossary}\n```\n" if with_glossary else "Nothing to see here.\n"
     (source / "glossary.md").write_text(f"# Glossary\n\n{page}", encoding="utf-8")
+    return source
+
+
+#: a ``{term}`` role, its target after ``<`` left out (roles may break across lines)
+_TERM_ROLE = re.compile(r"\{term\}`([^`<]*?)\s*(?:<[^`>]*>)?`", re.S)
+#: a code fence's test tags (``requires=torch``): the reader's page shows plain fences
+_FENCE_TAGS = re.compile(r"^(\s*```\w+)[ \t]+\S+=[^\n]*$", re.M)
+
+
+def hand_written_project(folder: Path, language: str = "en") -> Path:
+    """Plain Sphinx with the shipped entries written out by hand on one page (no extension)."""
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    source = folder / "hand-written"
+    source.mkdir(parents=True)
+    (source / "conf.py").write_text(
+        f'extensions = ["myst_parser"]\nexclude_patterns = ["_build"]\nlanguage = "{language}"\n', encoding="utf-8"
+    )
+    (source / "index.md").write_text("# Home\n\n```{toctree}\nglossary\n```\n", encoding="utf-8")
+    glossary = bundled_glossary(language)
+    parts = ["# Glossary\n"]
+    for entry in glossary.entries:
+        body = _FENCE_TAGS.sub(r"\1", _TERM_ROLE.sub(lambda match: match.group(1).strip(), entry.body))
+        parts.append(f"\n## {entry.name}\n\n{_TERM_ROLE.sub(lambda m: m.group(1).strip(), entry.summary)}\n\n{body}\n")
+        related = [other.name for target in entry.see_also if (other := glossary.get(target)) is not None]
+        if related:
+            parts.append(f"\nSee also: {', '.join(related)}.\n")
+    (source / "glossary.md").write_text("".join(parts), encoding="utf-8")
     return source
 
 
@@ -95,12 +129,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--entries", type=int, default=0, help="enlarge the glossaries to this many entries")
     parser.add_argument("--package-root", type=Path, action="append", help="a checkout to measure (repeatable)")
+    parser.add_argument(
+        "--hand-written", action="store_true", help="also build plain Sphinx with the same entries written by hand"
+    )
     arguments = parser.parse_args(argv)
     roots = arguments.package_root or [Path(__file__).resolve().parent.parent]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         plain, glossary = _project(folder, False), _project(folder, True)
         variants = [("plain page", plain, roots[0])]
+        if arguments.hand_written:
+            variants.append(("the entries hand-written (plain Sphinx)", hand_written_project(folder), roots[0]))
         for number, root in enumerate(roots):
             measured = enlarged_package(folder / str(number), root, arguments.entries) if arguments.entries else root
             variants.append((f"glossary page ({root})", glossary, measured))

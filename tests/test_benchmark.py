@@ -296,3 +296,17 @@ def test_phase_timers_time_transforms_handlers_and_pages(tmp_path: Path):
         assert ("page:write:glossary" in found) == (jobs == "1")  # under -j, pages are written by workers
     assert "worker|worker:result-MB" in totals(out)
     assert compare(out, out).splitlines() == [f"{'A - B':>8} {'A':>8} {'B':>8}  key"]
+
+
+def test_hand_written_baseline_holds_every_entry_as_plain_myst(tmp_path: Path):
+    """page_cost's fair baseline: the same entries on a page plain Sphinx can build, no role of ours left."""
+    from benchmarks.page_cost import hand_written_project
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+
+    source = hand_written_project(tmp_path)
+    assert "sphinxcontrib_mlglossary" not in (source / "conf.py").read_text(encoding="utf-8")
+    page = (source / "glossary.md").read_text(encoding="utf-8")
+    headings = [line[3:] for line in page.splitlines() if line.startswith("## ")]
+    assert headings == [entry.name for entry in bundled_glossary("en").entries]
+    assert "{term}" not in page and "requires=" not in page
+    assert "See also: " in page
