@@ -7,8 +7,9 @@ a server's latency metrics, the parameters of a request or a command line. The o
 sense brings its own vocabulary into the sentence; where it does, the everyday word
 is left alone, however much the rest of the sentence speaks of models. A few names
 the glossary data links anyway have another sense too ("the learning rate of new
-hires", "the encoder models of x264", "the batch size of the bulk import"): the same
-rule holds them back.
+hires", "the encoder models of x264", "the batch size of the bulk import", the neural
+network of a brain): the same rule holds them back. Spanish and Arabic pages use the
+same other senses with their own words, listed in the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ import re
 def _words(alternatives: str) -> re.Pattern[str]:
     """Whole words or phrases, ``|`` between them, in any case."""
     return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+
+
+#: what Arabic writes joined to the front of a word: "and", "with", "for", "as", "the"
+_ARABIC_CLITICS = r"(?:[وف]?(?:[بلك]?ال|لل|[بلك])?)"
+
+
+def _arabic_words(alternatives: str) -> re.Pattern[str]:
+    """Whole Arabic words or phrases, ``|`` between them, with or without the article and
+    the one-letter prepositions and conjunctions joined to their front ("بالدماغ")."""
+    return _words(rf"{_ARABIC_CLITICS}(?:{alternatives})")
 
 
 #: per language, per entry: words that make the sentence speak of the word's other sense
@@ -53,6 +64,42 @@ OTHER_SENSES: dict[str, dict[str, re.Pattern[str]]] = {
         ),
         "optimizer": _words(r"compilers?|query|runtime"),
         "inference": _words(r"headers?|type inference"),
+        "neural-network": _words(
+            r"brains?|neuroscien\w*|biolog\w*|cortex|cortical|synap\w*|nervous system|fo?etus|fo?etal|embryos?"
+        ),
+    },
+    "es": {
+        "epoch": _words(r"unix|marcas? de tiempo|(?:mili|micro|nano)?segundos?|reloj"),
+        "token": _words(
+            r"acceso|autentica\w*|credencial(?:es)?|contraseñas?|secretos?|inici\w+ (?:de )?sesión|bearer"
+            r"|claves? de (?:la )?API|\w+_TOKEN|JWT|OAuth"
+        ),
+        "evaluation-metrics": _words(r"latencia|utilización|prometheus|grafana|servidor(?:es)?|endpoints?|monitori\w+"),
+        "parameters": _words(
+            r"peticion(?:es)?|petición|solicitud(?:es)?|cabeceras?|encabezados?|argumentos?|línea de (?:órdenes|comandos)"
+            r"|configura\w*|opcion(?:es)?|opción|constructor|consultas?|endpoints?|pas(?:e|ar|a|an|ando|ados?)"
+            r"|especifi\w+|modifi\w+"
+        ),
+        "neural-network": _words(
+            r"cerebros?|cerebral(?:es)?|neurocienci\w*|biolog\w*|corteza|sinapsis|sináptic\w*|sistema nervioso"
+            r"|fetos?|fetal(?:es)?|embri\w+"
+        ),
+    },
+    "ar": {
+        "epoch": _arabic_words(
+            r"يونكس|Unix|طوابع? زمنية|الطابع الزمني|طابع زمني|(?:ميلي ?|ميكرو ?|نانو ?)?(?:ثانية|ثوان|ثوانٍ)|ساعة النظام"
+        ),
+        "token": _arabic_words(
+            r"رموز? (?:ال)?وصول|مصادقة|بيانات (?:ال)?اعتماد|كلمة (?:ال)?مرور|كلمات (?:ال)?مرور|سرّ?ي?|تسجيل (?:ال)?دخول|مفاتيح API|مفتاح API"
+            r"|\w+_TOKEN|JWT|OAuth"
+        ),
+        "evaluation-metrics": _arabic_words(
+            r"زمن (?:ال)?استجابة|كمون|Prometheus|بروميثيوس|Grafana|غرافانا|خادم|خوادم|مراقبة"
+        ),
+        "parameters": _arabic_words(
+            r"طلب|طلبات|ترويسة|ترويسات|وسيطات?|سطر (?:ال)?أوامر|إعدادات|خيارات|مُنشئ|منشئ|استعلام|مرّر|مرر|تمرير"
+        ),
+        "neural-network": _arabic_words(r"دماغ|أدمغة|مخ|أحياء|أعصاب|الجهاز العصبي|قشرة|مشابك|تشابك\w*|جنين|أجنة"),
     },
 }
 
