@@ -60,6 +60,11 @@ _TERM_ROLE = re.compile(r"\{term\}`([^`<]*?)\s*(?:<[^`>]*>)?`", re.S)
 _FENCE_TAGS = re.compile(r"^(\s*```\w+)[ \t]+\S+=[^\n]*$", re.M)
 
 
+def _as_text(markup: str) -> str:
+    """MyST with each ``{term}`` role replaced by the text it shows."""
+    return _TERM_ROLE.sub(lambda match: match.group(1).strip(), markup)
+
+
 def hand_written_project(folder: Path, language: str = "en") -> Path:
     """Plain Sphinx with the shipped entries written out by hand on one page (no extension)."""
     from sphinxcontrib_mlglossary.loader import bundled_glossary
@@ -73,8 +78,8 @@ def hand_written_project(folder: Path, language: str = "en") -> Path:
     glossary = bundled_glossary(language)
     parts = ["# Glossary\n"]
     for entry in glossary.entries:
-        body = _FENCE_TAGS.sub(r"\1", _TERM_ROLE.sub(lambda match: match.group(1).strip(), entry.body))
-        parts.append(f"\n## {entry.name}\n\n{_TERM_ROLE.sub(lambda m: m.group(1).strip(), entry.summary)}\n\n{body}\n")
+        body = _FENCE_TAGS.sub(r"\1", _as_text(entry.body))
+        parts.append(f"\n## {entry.name}\n\n{_as_text(entry.summary)}\n\n{body}\n")
         related = [other.name for target in entry.see_also if (other := glossary.get(target)) is not None]
         if related:
             parts.append(f"\nSee also: {', '.join(related)}.\n")

@@ -9,7 +9,7 @@ markup, not in the piece of it the word happens to share a node with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -18,15 +18,25 @@ if TYPE_CHECKING:
     from .term_pattern import TermPattern
 
 
-@dataclass(frozen=True)
 class Paragraph:
-    """A paragraph's text, where each of its text nodes starts in it, and the names found in it."""
+    """A paragraph's text, where each of its text nodes starts in it, and the names found in
+    it, looked for only when a rule asks (most mentions need the text alone)."""
 
-    text: str
-    starts: dict[int, int]  # id of an original text node -> its offset in ``text``
-    #: spans of ``text`` with their entries: by the names linked anyway, by every name in use
-    anyway: dict[tuple[int, int], str] = field(default_factory=dict)
-    named: dict[tuple[int, int], str] = field(default_factory=dict)
+    def __init__(self, text: str, starts: dict[int, int], anyway: TermPattern, every: TermPattern) -> None:
+        self.text = text
+        self.starts = starts  # id of an original text node -> its offset in ``text``
+        self._anyway_pattern = anyway
+        self._every_pattern = every
+
+    @cached_property
+    def anyway(self) -> dict[tuple[int, int], str]:
+        """Spans of ``text`` with their entries, by the names linked anyway."""
+        return {(m.start, m.end): m.entry_id for m in self._anyway_pattern.finditer(self.text)}
+
+    @cached_property
+    def named(self) -> dict[tuple[int, int], str]:
+        """Spans of ``text`` with their entries, by every name in use."""
+        return {(m.start, m.end): m.entry_id for m in self._every_pattern.finditer(self.text)}
 
 
 class Paragraphs:
@@ -57,10 +67,4 @@ class Paragraphs:
         for piece in pieces:
             starts[id(piece)] = position
             position += len(piece)
-        whole = "".join(str(piece) for piece in pieces)
-        return Paragraph(
-            whole,
-            starts,
-            {(m.start, m.end): m.entry_id for m in self._anyway.finditer(whole)},
-            {(m.start, m.end): m.entry_id for m in self._every.finditer(whole)},
-        )
+        return Paragraph("".join(str(piece) for piece in pieces), starts, self._anyway, self._every)
