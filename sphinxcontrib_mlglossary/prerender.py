@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,7 @@ from sphinx.util.docutils import docutils_namespace
 
 from .domain import glossary_domain
 from .entry_bodies import fragment_html, node_kinds, parse_bodies, prerenderable
+from .json_lines import dumps_by_line
 from .loader import BUNDLED_LANGUAGES, bundled_glossary, bundled_path
 from .prerendered import Prerendered, body_digest, prerendered_path
 from .stored_tables import serialized_tables, tables_path
@@ -122,7 +122,7 @@ def render_language(language: str) -> tuple[Prerendered, list[str]]:
 
 
 def serialized(prerendered: Prerendered) -> str:
-    return json.dumps(prerendered.as_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    return dumps_by_line(prerendered.as_data(), levels=2, sort_keys=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

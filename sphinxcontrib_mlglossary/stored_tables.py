@@ -19,6 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .json_lines import dumps_by_line
+
 #: version of the stored layout; a copy of another version is not used
 FORMAT = 1
 
@@ -36,7 +38,7 @@ def serialized_tables(raw: bytes) -> str:
     """The stored copy of a data file's tables (the file's text as it is, in the file's order)."""
     tables = tomllib.loads(raw.decode("utf-8-sig"))
     data = {"format": FORMAT, "source": source_digest(raw), "tables": tables}
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return dumps_by_line(data, levels=3)
 
 
 def stored_tables(raw: bytes, language: str) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from sphinxcontrib_mlglossary import loader, stored_tables
+from sphinxcontrib_mlglossary.json_lines import dumps_by_line
 from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, REFERENCE_LANGUAGE, load_glossary, parse_glossary
 
 
@@ -83,3 +84,21 @@ def test_stored_tables_are_still_checked(tmp_path):
     tables["term"][0]["sumary"] = "a misspelt field"
     with pytest.raises(loader.GlossaryDataError, match="sumary"):
         parse_glossary(raw, shutil.copy(shipped, tmp_path / "en.toml"), tables=tables)
+
+
+@pytest.mark.parametrize(
+    "name", [f"{language}{suffix}" for language in BUNDLED_LANGUAGES for suffix in ("", ".tables")]
+)
+def test_each_stored_entry_is_a_line_of_its_own(name):
+    """An edited entry changes one line of a stored file, not the whole file, in the history."""
+    path = stored_tables.tables_path("en").with_name(f"{name}.json")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) > 200
+    assert max(len(line) for line in lines) < 64 * 1024
+
+
+def test_the_line_layout_reads_back_as_the_same_data():
+    data = {"b": [1, {"x": [2, 3]}, []], "a": {"k": "é\n", "empty": {}}, "n": None}
+    for levels in range(5):
+        assert json.loads(dumps_by_line(data, levels=levels)) == data
+    assert dumps_by_line(data, levels=2, sort_keys=True).splitlines()[1] == ' "a":{'
