@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from docutils import nodes
 from sphinx import addnodes
@@ -24,7 +24,7 @@ from .entry_definitions import cited_references
 from .nodes import AUTOLINK, deferred_definition
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
 ID_PREFIX = "mlglossary-cite-"
 #: the target as written, kept on a reference when an explicit title hides it and the
@@ -167,15 +167,27 @@ def _section_key(section: nodes.section | None) -> tuple[str, str]:
     return (section["ids"][0] if section["ids"] else ""), (title.astext() if title else "")
 
 
-def _page_references(doctree: nodes.document) -> Iterator[tuple[addnodes.pending_xref, nodes.Node]]:
-    """Each cross-reference the page will hold when written, in document order, with the
-    node that stands where it will be (itself, or the deferred definition holding it)."""
+def _page_references(doctree: nodes.document) -> Iterator[tuple[str, bool, nodes.Node]]:
+    """Each citation the page will hold when written, in document order: its target as
+    written, whether it was auto-linked, and the node that stands where it will be (the
+    reference itself, or the deferred definition holding it)."""
     for node in doctree.findall(_holds_references):
         if isinstance(node, deferred_definition):
-            for xref in cited_references(node):
-                yield xref, node
-        else:
-            yield cast("addnodes.pending_xref", node), node
+            for stored in cited_references(node):
+                attributes = stored.attributes
+                if attributes.get("refdomain") == "std" and attributes.get("reftype") == "term":  # is_term_reference
+                    yield _stored_target(attributes, stored.text), bool(attributes.get(AUTOLINK)), node
+        elif is_term_reference(xref := cast("addnodes.pending_xref", node)):
+            yield written_target(xref), bool(xref.get(AUTOLINK)), node
+
+
+def _stored_target(attributes: Mapping[str, Any], text: str) -> str:
+    """:func:`written_target` of a reference known by its attributes and text."""
+    if attributes.get(WRITTEN_TARGET):
+        return str(attributes[WRITTEN_TARGET])
+    if attributes.get("refexplicit"):
+        return str(attributes["reftarget"])
+    return " ".join(text.split())
 
 
 def _holds_references(node: nodes.Node) -> bool:
@@ -191,9 +203,7 @@ def record_citations(doctree: nodes.document, docname: str) -> PageCitations | N
     section_keys: list[tuple[str, str]] = []
     conditions: dict[str, int] = {}
     last: tuple[nodes.Node | None, _Place | None] = (None, None)
-    for xref, standing in _page_references(doctree):
-        if not is_term_reference(xref):
-            continue
+    for target, auto, standing in _page_references(doctree):
         place = last[1] if last[0] is standing and last[1] is not None else _place_of(standing)
         last = (standing, place)
         section, condition = place.section, place.only
@@ -202,11 +212,11 @@ def record_citations(doctree: nodes.document, docname: str) -> PageCitations | N
             section_keys.append(_section_key(section))
         if condition and condition not in conditions:
             conditions[condition] = len(conditions)
-        targets.append(sys.intern(written_target(xref)))
+        targets.append(sys.intern(target))
         places.append(sections[id(section)])
         flags.append(
             (IN_GLOSSARY if place.in_glossary else 0)
-            | (AUTO if xref.get(AUTOLINK) else 0)
+            | (AUTO if auto else 0)
             | ((conditions[condition] + 1) << _ONLY_SHIFT if condition else 0)
         )
     if not targets:

@@ -14,7 +14,7 @@ A project's own glossary file is parsed when read, as before (its bodies warn th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
@@ -24,11 +24,11 @@ from .entry_references import mark_references
 from .i18n import _
 from .loader import bundled_glossary
 from .nodes import ENTRY_REFERENCE, deferred_definition
-from .prerendered import body_node, bundled_prerendered, node_from_data, prerendered_body
+from .prerendered import body_node, bundled_prerendered, data_text, prerendered_body
 from .text_direction import list_separator
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
     from .model import Entry, Glossary
 
@@ -39,9 +39,12 @@ def deferred(entry: Entry, language: str, docname: str) -> deferred_definition:
 
 
 def see_also(related: list[Entry], language: str, docname: str) -> nodes.paragraph:
-    """The "See also:" line: a term reference to each related entry, by its name."""
-    paragraph = nodes.paragraph(classes=["mlglossary-see-also"])
-    paragraph += nodes.strong(text=str(_("See also:")))
+    """The "See also:" line: a term reference to each related entry, by its name.
+
+    Its text elements are ``translatable=False`` (our translations, kept out of the project's).
+    """
+    paragraph = nodes.paragraph(classes=["mlglossary-see-also"], translatable=False)
+    paragraph += nodes.strong(text=str(_("See also:")), translatable=False)
     paragraph += nodes.Text(" ")
     separator = list_separator(language)
     for position, other in enumerate(related):
@@ -54,7 +57,7 @@ def see_also(related: list[Entry], language: str, docname: str) -> nodes.paragra
 def _see_also_reference(other: Entry, docname: str) -> addnodes.pending_xref:
     xref = addnodes.pending_xref(
         "",
-        nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"]),
+        nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"], translatable=False),
         refdomain="std",
         reftype="term",
         reftarget=other.name,
@@ -70,8 +73,17 @@ def related_entries(entry: Entry, glossary: Glossary) -> list[Entry]:
     return [other for target in entry.see_also if (other := glossary.get(target)) is not None]
 
 
-def cited_references(node: deferred_definition) -> Iterator[addnodes.pending_xref]:
-    """The cross-references the definition will hold, in page order (made apart, for the record)."""
+class StoredReference(NamedTuple):
+    """A cross-reference a deferred definition will hold, as what its citation is recorded
+    from: its attributes and its text (what ``astext()`` of the node will give)."""
+
+    attributes: Mapping[str, Any]
+    text: str
+
+
+def cited_references(node: deferred_definition) -> Iterator[StoredReference]:
+    """The cross-references the definition will hold, in page order, read from the data
+    (making the nodes themselves only to record them cost the reading more than the rest)."""
     glossary = bundled_glossary(node["language"])
     entry = glossary.get(node["entry"])
     if entry is None:
@@ -80,11 +92,15 @@ def cited_references(node: deferred_definition) -> Iterator[addnodes.pending_xre
     fragment = stored.fragment(entry.id, entry.body) if stored is not None else None
     if fragment is not None:
         for link in fragment.links:
-            made = node_from_data(link)
-            if isinstance(made, addnodes.pending_xref):
-                yield made
+            if not isinstance(link, str) and link[0] == "pending_xref":
+                yield StoredReference(link[1], data_text(link))
     for other in related_entries(entry, glossary):
-        yield _see_also_reference(other, node["docname"])
+        # as _see_also_reference makes it
+        yield StoredReference(_SEE_ALSO_ATTRIBUTES, nodes.unescape(other.name))
+
+
+#: the attributes of a "See also" reference that decide its citation (its target is its text)
+_SEE_ALSO_ATTRIBUTES = {"refdomain": "std", "reftype": "term", "refexplicit": False}
 
 
 class ExpandDefinitions(SphinxPostTransform):
@@ -98,27 +114,27 @@ class ExpandDefinitions(SphinxPostTransform):
             node.replace_self(self._definition(node, known.setdefault(node["language"], {})))
 
     def _definition(self, node: deferred_definition, known: dict[str, bool]) -> list[nodes.Node]:
+        """The body and "See also" line, their text elements ``translatable=False`` as made."""
         language, docname = node["language"], node["docname"]
         glossary = bundled_glossary(language)
         entry = glossary.get(node["entry"])
         if entry is None:
             return []  # the shipped data lost the entry since the page was read: it is read again
-        content = self._body(entry, language, docname)
+        content: list[nodes.Node] = [self._body(entry, language, docname, glossary, known)]
         related = related_entries(entry, glossary)
-        mark_references(content, glossary, known)
         if related:
             content.append(see_also(related, language, docname))
-        for block in content:
-            if isinstance(block, nodes.Element):
-                for text_node in block.findall(nodes.TextElement):
-                    text_node["translatable"] = False  # our own translations, kept out of the project's
         return content
 
-    def _body(self, entry: Entry, language: str, docname: str) -> list[nodes.Node]:
+    def _body(
+        self, entry: Entry, language: str, docname: str, glossary: Glossary, known: dict[str, bool]
+    ) -> nodes.Node:
         stored = bundled_prerendered(language)
         fragment = stored.fragment(entry.id, entry.body) if stored is not None else None
         if fragment is not None:
-            return [body_node(entry.id, language, fragment, docname)]
+            return body_node(
+                entry.id, language, fragment, docname, lambda link: mark_references([link], glossary, known)
+            )
         # the shipped data changed since the page was read (an upgrade mid-build): an empty
         # stored body that StoredBodies parses in its place
-        return [prerendered_body(entry=entry.id, language=language, docname=docname, stale=True)]
+        return prerendered_body(entry=entry.id, language=language, docname=docname, stale=True, translatable=False)

@@ -30,6 +30,8 @@ from docutils import nodes
 from sphinx import addnodes
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.application import Sphinx
 
 #: version of the stored layout; data of another version is not used
@@ -147,27 +149,50 @@ def node_data(node: nodes.Node) -> NodeData:
     return [node.tagname, attributes, [node_data(child) for child in node.children]]
 
 
-def node_from_data(data: NodeData) -> nodes.Text | nodes.Element:
+def node_from_data(data: NodeData, *, untranslatable: bool = False) -> nodes.Text | nodes.Element:
+    """The node stored as ``data``; ``untranslatable`` marks each text element in it
+    ``translatable=False`` (as a body's own text is: our translations, not the project's)."""
     if isinstance(data, str):
         return nodes.Text(data)
     tagname, attributes, children = data
-    element = _NODE_CLASSES[tagname]("", *[node_from_data(child) for child in children])
-    for key, value in attributes.items():
-        element[key] = list(value) if isinstance(value, list) else value
+    cls = _NODE_CLASSES[tagname]
+    element = cls("", *[node_from_data(child, untranslatable=untranslatable) for child in children])
+    # one update: the stored names are lowercase already, lists are copied (they are the stored data's)
+    element.attributes.update(
+        {key: list(value) if isinstance(value, list) else value for key, value in attributes.items()}
+    )
+    if untranslatable and issubclass(cls, nodes.TextElement):
+        element["translatable"] = False
     return element
 
 
-def body_node(entry_id: str, language: str, fragment: Fragment, docname: str) -> prerendered_body:
-    """The doctree node of a stored body on the page ``docname``."""
-    body = prerendered_body(entry=entry_id, language=language)
+def data_text(data: NodeData) -> str:
+    """What :meth:`~docutils.nodes.Node.astext` gives for the node stored as ``data``, without making it."""
+    if isinstance(data, str):
+        return nodes.unescape(data)
+    tagname, _attributes, children = data
+    return _NODE_CLASSES[tagname].child_text_separator.join(data_text(child) for child in children)
+
+
+def body_node(
+    entry_id: str, language: str, fragment: Fragment, docname: str, mark: Callable[[nodes.Element], None] | None = None
+) -> prerendered_body:
+    """The doctree node of a stored body on the page ``docname``, its text elements marked
+    ``translatable=False``; ``mark`` is called on each of its links."""
+    body = prerendered_body(entry=entry_id, language=language, translatable=False)
+    children: list[nodes.Node] = []
+    links = fragment.links
     for position, piece in enumerate(fragment.pieces):
         if position:
-            link = node_from_data(fragment.links[position - 1])
+            link = node_from_data(links[position - 1], untranslatable=True)
             if isinstance(link, nodes.Element):
                 link["refdoc"] = docname
-            body += link
+                if mark is not None:
+                    mark(link)
+            children.append(link)
         if piece:
-            body += nodes.raw(piece, piece, format="html")
+            children.append(nodes.raw(piece, piece, format="html", translatable=False))
+    body.extend(children)
     return body
 
 
