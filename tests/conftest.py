@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from io import StringIO
 from pathlib import Path
 
@@ -27,6 +28,51 @@ os.environ.setdefault("NO_COLOR", "1")
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return ROOTS
+
+
+#: the bundled entries the twin roots (test-basic-md, test-basic-rst) cite
+TWIN_CITED = (
+    "attention-mask",
+    "causal-language-modeling",
+    "input-ids",
+    "masked-language-modeling",
+    "position-ids",
+    "token",
+    "token-type-ids",
+    "zero-redundancy-optimizer",
+)
+
+#: a bare ``mlglossary`` directive (no options) in each syntax
+_BARE_DIRECTIVE = {
+    ".md": re.compile(r"^```\{mlglossary\}\n```$", re.M),
+    ".rst": re.compile(r"^\.\. mlglossary::\n(?![ \t]+:)", re.M),
+}
+
+
+def show_only(srcdir: Path, terms: Sequence[str]) -> None:
+    """Make the copied root's glossary page (``glossary.md`` or ``.rst``, a bare ``mlglossary``
+    directive) show only ``terms``, with the directive's ``:terms:`` option.
+
+    A build of the full bundled page (about 260 entries) costs about 1.3 s of CPU more than
+    one of a few entries; a test that is not about the page itself, and finds every entry it
+    names on the page, builds the small one (``page=...`` of ``root_app``, ``built_root`` and
+    ``project``). A page's citation of an entry the page leaves out warns "term not in
+    glossary", and an unknown id in ``terms`` warns too, so a wrong list fails loudly.
+    """
+    assert terms, "an empty :terms: shows the whole glossary"
+    pages = [srcdir / f"glossary{suffix}" for suffix in _BARE_DIRECTIVE if (srcdir / f"glossary{suffix}").exists()]
+    assert len(pages) == 1, pages
+    page = pages[0]
+    text = page.read_text(encoding="utf-8")
+    bare = _BARE_DIRECTIVE[page.suffix]
+    assert len(bare.findall(text)) == 1, f"{page.name} has no single bare mlglossary directive to narrow"
+    listed = ", ".join(terms)
+    option = (
+        f"```{{mlglossary}}\n:terms: {listed}\n```"
+        if page.suffix == ".md"
+        else f".. mlglossary::\n   :terms: {listed}\n"
+    )
+    page.write_text(bare.sub(lambda _match: option, text), encoding="utf-8")
 
 
 def read_html(path: Path) -> BeautifulSoup:
@@ -134,11 +180,16 @@ def resolved_doctree(app, docname: str):
 
 @pytest.fixture
 def root_app(make_app, tmp_path_factory):
-    """``root_app(builder, "basic-md", **kwargs)``: a fresh copy of ``roots/test-<name>``, ready to build."""
+    """``root_app(builder, "basic-md", **kwargs)``: a fresh copy of ``roots/test-<name>``, ready to build.
 
-    def factory(buildername: str, name: str, **kwargs):
+    ``page=TWIN_CITED`` (any entry ids): its glossary page shows only those (``show_only``).
+    """
+
+    def factory(buildername: str, name: str, page: Sequence[str] | None = None, **kwargs):
         srcdir = tmp_path_factory.mktemp(name) / "src"
         shutil.copytree(ROOTS / f"test-{name}", srcdir)
+        if page is not None:
+            show_only(srcdir, page)
         kwargs.setdefault("freshenv", True)
         return make_app(buildername, srcdir=srcdir, **kwargs)
 
@@ -159,12 +210,16 @@ def built_root(tmp_path_factory):
 
     from sphinx.testing.util import SphinxTestApp
 
-    builds: dict[tuple[str, str], SphinxTestApp] = {}
+    builds: dict[tuple[str, str, tuple[str, ...] | None], SphinxTestApp] = {}
 
-    def factory(name: str, buildername: str = "html") -> SphinxTestApp:
-        if (name, buildername) not in builds:
+    def factory(name: str, buildername: str = "html", page: Sequence[str] | None = None) -> SphinxTestApp:
+        """``page``: the entries the glossary page shows (``show_only``; None: the root's page as written)."""
+        key = (name, buildername, None if page is None else tuple(page))
+        if key not in builds:
             srcdir = tmp_path_factory.mktemp(f"shared-{name}-{buildername}") / "src"
             shutil.copytree(ROOTS / f"test-{name}", srcdir)
+            if page is not None:
+                show_only(srcdir, page)
             app = SphinxTestApp(
                 buildername,
                 srcdir=srcdir,
@@ -177,8 +232,8 @@ def built_root(tmp_path_factory):
                 app.build()
             finally:
                 app.cleanup()  # what later tests read stays: the output, the streams, app.env
-            builds[name, buildername] = app
-        return builds[name, buildername]
+            builds[key] = app
+        return builds[key]
 
     return factory
 

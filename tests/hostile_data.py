@@ -18,6 +18,10 @@ from sphinxcontrib_mlglossary import loader
 
 ROOTS = Path(__file__).parent / "roots"
 
+#: ``project(page=ONE_ENTRY)``: a glossary page of one bundled entry, for a test that checks
+#: nothing on the root's bundled page (it only has to build)
+ONE_ENTRY = ("attention-mask",)
+
 
 def toml_string(text: str) -> str:
     """A TOML basic string: JSON's escapes are a subset of TOML's."""
@@ -70,11 +74,19 @@ def use_glossary(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 @pytest.fixture
 def project(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """``project(pages, root="hostile")``: a copy of ``roots/test-<root>`` plus extra pages (name -> text)."""
+    """``project(pages, root="hostile")``: a copy of ``roots/test-<root>`` plus extra pages (name -> text).
 
-    def make(pages: Mapping[str, str] | None = None, root: str = "hostile") -> Path:
+    ``page=("attention-mask", ...)``: the root's glossary page shows only those bundled entries
+    (``conftest.show_only``), for a test that is not about the page and names no other entry.
+    """
+
+    def make(pages: Mapping[str, str] | None = None, root: str = "hostile", page: Sequence[str] | None = None) -> Path:
         srcdir = tmp_path_factory.mktemp(root) / "src"
         shutil.copytree(ROOTS / f"test-{root}", srcdir)
+        if page is not None:
+            from .conftest import show_only
+
+            show_only(srcdir, page)
         for name, text in (pages or {}).items():
             (srcdir / name).parent.mkdir(parents=True, exist_ok=True)
             (srcdir / name).write_text(text, encoding="utf-8")

@@ -9,7 +9,10 @@ import pytest
 from docutils import nodes
 from sphinx import addnodes
 
-from .conftest import read_html
+from .conftest import TWIN_CITED, read_html
+
+#: the bundled entries the pages of roots/test-tooltips cite
+TOOLTIPS_CITED = ("attention-mask", "input-ids", "masked-language-modeling", "token", "zero-redundancy-optimizer")
 
 
 def backlink_box(soup, anchor):
@@ -47,7 +50,7 @@ def test_backlinks_name_pages_and_sections(built_root, twin):
 
 
 def test_limit_and_overflow(root_app):
-    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks_max": 1})
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"mlglossary_backlinks_max": 1})
     app.build()
     box = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask")
     assert len(box.select("li")) == 1
@@ -55,7 +58,8 @@ def test_limit_and_overflow(root_app):
 
 
 def test_switched_off(root_app):
-    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks": False})
+    # the cited entries are all shown: with backlinks on, each would have a box
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"mlglossary_backlinks": False})
     app.build()
     assert not read_html(app.outdir / "glossary.html").select("div.mlglossary-backlinks")
 
@@ -67,7 +71,8 @@ def test_citations_inside_the_glossary_are_left_out_by_default(root_app, built_r
         "glossary.html" not in a["href"] and not a["href"].startswith("#")
         for a in soup.select("div.mlglossary-backlinks a")
     )
-    app = root_app("html", "basic-md", confoverrides={"mlglossary_backlinks_from_glossary": True})
+    # the attention mask's text cites token and input IDs, both shown
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"mlglossary_backlinks_from_glossary": True})
     app.build()
     soup = read_html(app.outdir / "glossary.html")
     assert any(a["href"].startswith("#mlglossary-cite-") for a in soup.select("div.mlglossary-backlinks a"))
@@ -100,14 +105,14 @@ def test_cited_only(root_app, builder, page):
 
 
 def test_dirhtml_backlinks(built_root):
-    app = built_root("basic-md", "dirhtml")
+    app = built_root("basic-md", "dirhtml", page=TWIN_CITED)
     box = backlink_box(read_html(app.outdir / "glossary" / "index.html"), "term-attention-mask")
     assert [a["href"].split("#")[0] for a in box.select("a")][:2] == ["../", "../guide/"]
 
 
 @pytest.mark.parametrize("buildername", ["text", "man", "texinfo"])
 def test_plain_formats_show_a_cited_in_line(root_app, buildername):
-    app = root_app(buildername, "basic-rst")
+    app = root_app(buildername, "basic-rst", page=TWIN_CITED)
     app.build()
     assert app.warning.getvalue() == ""
     text = "".join(p.read_text() for p in app.outdir.rglob("*") if p.suffix in {".txt", ".1", ".texi"})
@@ -122,7 +127,7 @@ def test_plain_formats_show_a_cited_in_line(root_app, buildername):
 
 
 def test_latex_page_references(root_app):
-    app = root_app("latex", "basic-rst")
+    app = root_app("latex", "basic-rst", page=TWIN_CITED)
     app.build()
     tex = next(app.outdir.glob("*.tex")).read_text()
     assert r"\pageref{\detokenize{guide:mlglossary-cite-" in tex
@@ -140,7 +145,7 @@ def test_latex_compiles_with_page_numbers(root_app):
 
 
 def test_gettext_extracts_the_label_only_from_the_catalog(root_app):
-    app = root_app("gettext", "basic-md")
+    app = root_app("gettext", "basic-md", page=TWIN_CITED)  # MLM's text among them
     app.build()
     pot = "".join(p.read_text() for p in app.outdir.rglob("*.pot"))
     assert "Cited in" not in pot
@@ -150,7 +155,9 @@ def test_gettext_extracts_the_label_only_from_the_catalog(root_app):
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_backlinks_for_the_projects_own_glossary(root_app, enabled):
-    app = root_app("html", "tooltips", confoverrides={"mlglossary_backlinks_user_glossaries": enabled})
+    app = root_app(
+        "html", "tooltips", page=TOOLTIPS_CITED, confoverrides={"mlglossary_backlinks_user_glossaries": enabled}
+    )
     app.build()
     soup = read_html(app.outdir / "user.html")
     box = backlink_box(soup, "term-savepoint")
@@ -169,7 +176,7 @@ def test_a_reference_added_after_reading_shifts_no_backlink(root_app):
     after our collector ran) must not move the other citations' ids: the added
     reference gets none, and every backlink still lands on the citation it names.
     """
-    app = root_app("html", "basic-md")
+    app = root_app("html", "basic-md", page=TWIN_CITED)
 
     def add_reference(app, doctree):
         if app.env.docname == "guide":
@@ -207,7 +214,8 @@ def test_a_reference_added_after_reading_shifts_no_backlink(root_app):
 def test_an_unknown_term_takes_no_citation_id(root_app, twin, unknown):
     """A reference to a term nobody defines lands nowhere: it takes no id, and the
     citations after it on the page are numbered as if it weren't there."""
-    app = root_app("html", twin, confoverrides={"suppress_warnings": ["mlglossary.unknown_term", "ref.term"]})
+    suppress = {"suppress_warnings": ["mlglossary.unknown_term", "ref.term"]}
+    app = root_app("html", twin, page=TWIN_CITED, confoverrides=suppress)
     page = next(app.srcdir.glob("guide.*"))
     title, rest = page.read_text(encoding="utf-8").split("\n", 1)
     if page.suffix == ".rst":
@@ -273,8 +281,8 @@ def test_glossary_page_in_each_language(root_app, language):
         assert headings[0]["id"] == "mlglossary-letter-u0627"
     box = backlink_box(soup, "term-attention-mask")
     assert box.select_one(".mlglossary-backlinks-overflow").get_text() == overflow
-    # with every citing page kept, the guide's two citations show
-    app = root_app("html", "basic-md", confoverrides={"language": language})
+    # with every citing page kept, the guide's two citations show (a page of the cited entries)
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"language": language})
     app.build()
     guide = backlink_box(read_html(app.outdir / "glossary.html"), "term-attention-mask").select("li")[1]
     assert guide.select_one(".mlglossary-cites-count").get_text() == count

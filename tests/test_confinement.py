@@ -19,7 +19,7 @@ import pytest
 from sphinxcontrib_mlglossary.confinement import DEFAULT_MAX_MB, inside, read_data_file
 from sphinxcontrib_mlglossary.loader import GlossaryDataError
 
-from .hostile_data import entry, glossary_toml
+from .hostile_data import ONE_ENTRY, entry, glossary_toml
 
 SECRET = b"TOP-SECRET-4711"
 FILE_BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
@@ -117,8 +117,9 @@ OUTSIDE_TOML = glossary_toml(
 
 
 def source_project(project, source: str, conf: str = "") -> Path:
-    """A project whose page ``theirs`` shows ``source`` (``{outside}`` stands for the folder above it)."""
-    srcdir = project()
+    """A project whose page ``theirs`` shows ``source`` (``{outside}`` stands for the folder above it);
+    the root's bundled page shows one entry (the tests read ``theirs`` and the warnings)."""
+    srcdir = project(page=ONE_ENTRY)
     source = source.format(outside=srcdir.parent)
     (srcdir / "theirs.md").write_text(f"# Theirs\n\n```{{mlglossary}}\n:source: {source}\n```\n", encoding="utf-8")
     (srcdir.parent / "outside.toml").write_text(OUTSIDE_TOML, encoding="utf-8")
@@ -232,7 +233,7 @@ def test_a_two_hundred_megabyte_file_is_refused_at_once(tmp_path):
     ],
 )
 def test_file_options_are_validated(conf, expected, project, make_app):
-    srcdir = project()
+    srcdir = project(page=ONE_ENTRY)  # the warnings are read, not the bundled page
     with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
         conf_py.write(conf + "\n")
     app = make_app("html", srcdir=srcdir, freshenv=True)
@@ -264,7 +265,8 @@ def test_a_summary_naming_local_files_shows_none_of_them(builder, outside_files,
 @pytest.mark.parametrize("excluded", [False, True])
 def test_a_source_file_also_built_as_a_page_is_a_warning(excluded, project, make_app):
     markdown = "# Their glossary\n\n## A\n\n### attention sink\n\nA token <b>bold</b> that draws attention.\n"
-    srcdir = project({"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: words/hf.md\n```\n", "words/hf.md": markdown})
+    pages = {"theirs.md": "# Theirs\n\n```{mlglossary}\n:source: words/hf.md\n```\n", "words/hf.md": markdown}
+    srcdir = project(pages, page=ONE_ENTRY)  # the warnings are read, not the bundled page
     if excluded:
         with (srcdir / "conf.py").open("a", encoding="utf-8") as conf_py:
             conf_py.write("exclude_patterns += ['words/hf.md']\n")

@@ -20,7 +20,7 @@ from bs4 import BeautifulSoup
 from sphinxcontrib_mlglossary.loader import GlossaryDataError, parse_glossary
 
 from .conftest import ids_of, read_html_with_cards
-from .hostile_data import entry, glossary_toml
+from .hostile_data import ONE_ENTRY, entry, glossary_toml
 
 
 def soup_of(app, page: str) -> BeautifulSoup:
@@ -376,15 +376,33 @@ LINKED_MD = {"token", "attention mask", "MLM", "input IDs", "included LLM", "pip
 LINKED_RST = {"DP", "token", "included seq2seq", "LLM", "seq2seq"}
 
 
+#: every bundled entry the context pages name, linked or not: their glossary page shows these
+CONTEXT_ENTRIES = (
+    "attention-mask",
+    "dataparallel",
+    "input-ids",
+    "large-language-models",
+    "masked-language-modeling",
+    "pipeline",
+    "sequence-to-sequence",
+    "token",
+    "token-type-ids",
+    "zero-redundancy-optimizer",
+)
+
+
 @pytest.fixture
 def contexts(project):
+    """The context pages, with a glossary page of the entries they name (the tests read the
+    links, the backlinks of those entries and the warnings, nothing of other entries)."""
     return project(
         {
             "contexts.md": CONTEXTS_MD,
             "contexts_rst.rst": CONTEXTS_RST,
             "_included.md": "Included: {term}`included LLM <LLM>`.\n",
             "_included.rst": "Included: :term:`included seq2seq <seq2seq>`.\n",
-        }
+        },
+        page=CONTEXT_ENTRIES,
     )
 
 
@@ -441,7 +459,8 @@ TOO_DEEP = {
 
 @pytest.mark.parametrize("name", sorted(TOO_DEEP))
 def test_a_deeply_nested_file_is_a_data_warning_in_a_build(name, project, make_app):
-    srcdir = project({"theirs.md": f"# Theirs\n\n```{{mlglossary}}\n:source: {name}\n```\n"})
+    # the warnings are read, not the root's bundled page
+    srcdir = project({"theirs.md": f"# Theirs\n\n```{{mlglossary}}\n:source: {name}\n```\n"}, page=ONE_ENTRY)
     (srcdir / name).write_text(TOO_DEEP[name], encoding="utf-8")
     app = make_app("html", srcdir=srcdir, freshenv=True)
     app.build()

@@ -6,7 +6,7 @@ import pytest
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import read_html, read_html_with_cards
+from .conftest import TWIN_CITED, read_html, read_html_with_cards
 
 
 @pytest.mark.parametrize("language", ["es", "ar"])
@@ -64,16 +64,17 @@ def test_build_in_each_language(root_app, language):
 
 
 def test_regional_tags_and_override(root_app):
-    app = root_app("html", "basic-md", confoverrides={"language": "es_MX"})
+    # the wrapper's language is read: a page of the cited entries
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"language": "es_MX"})
     app.build()
     assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "es"
-    app = root_app("html", "basic-md", confoverrides={"language": "es", "mlglossary_language": "en"})
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"language": "es", "mlglossary_language": "en"})
     app.build()
     assert read_html(app.outdir / "glossary.html").select_one("div.mlglossary")["lang"] == "en"
 
 
 def test_unsupported_language_falls_back_with_one_info_line(root_app):
-    app = root_app("html", "basic-md", confoverrides={"language": "fr"})
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"language": "fr"})
     app.build()
     assert app.warning.getvalue() == ""
     assert app.status.getvalue().count("no glossary in 'fr'") == 1
@@ -81,7 +82,7 @@ def test_unsupported_language_falls_back_with_one_info_line(root_app):
 
 
 def test_english_glossary_on_a_right_to_left_page_stays_left_to_right(root_app):
-    app = root_app("html", "basic-md", confoverrides={"language": "ar", "mlglossary_language": "en"})
+    app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"language": "ar", "mlglossary_language": "en"})
     app.build()
     glossary = read_html(app.outdir / "glossary.html")
     assert glossary.select_one("div.mlglossary")["dir"] == "ltr"

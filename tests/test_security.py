@@ -21,7 +21,7 @@ from sphinxcontrib_mlglossary.loader import GlossaryDataError, parse_glossary
 from sphinxcontrib_mlglossary.markup import is_unsafe_url
 
 from .conftest import read_html_with_cards
-from .hostile_data import entry, glossary_toml
+from .hostile_data import ONE_ENTRY, entry, glossary_toml
 
 NAME = "<script>window.__pwned=1;alert(1)</script> term"
 ABBREVIATION = '"><svg onload="window.__pwned=2;alert(2)">'
@@ -405,7 +405,8 @@ Own glossary
 )
 def test_raw_html_of_a_project_definition_stays_on_its_own_page(builder, page, project, make_app):
     own_text = OWN_GLOSSARY if page.endswith(".md") else OWN_GLOSSARY_RST
-    srcdir = project({page: own_text, "citing.md": "# Citing\n\nA {term}`widget` and a {term}`gadget`.\n"})
+    pages = {page: own_text, "citing.md": "# Citing\n\nA {term}`widget` and a {term}`gadget`.\n"}
+    srcdir = project(pages, page=ONE_ENTRY)  # about the project's own definitions: the bundled page only builds
     app = make_app(builder, srcdir=srcdir, freshenv=True)
     app.build()
     outdir = Path(app.outdir)
@@ -442,7 +443,8 @@ def test_summary_warnings_name_the_file_the_entry_comes_from(project, make_app):
         {
             "theirs.md": "# Theirs\n\n```{mlglossary}\n:source: data/theirs.toml\n```\n",
             "citing.md": "# Citing\n\nThe {term}`theirs only` term.\n",
-        }
+        },
+        page=ONE_ENTRY,  # the warnings of their file are read, not the root's bundled page
     )
     (srcdir / "data").mkdir()
     (srcdir / "data" / "theirs.toml").write_text(theirs, encoding="utf-8")
@@ -478,7 +480,7 @@ def test_a_project_definition_s_html_runs_nowhere_but_its_own_page(project, make
     chromium = shutil.which("chromium")
     assert chromium, "CI=true but chromium is not installed"
     own = '# Own\n\n```{glossary}\nwidget\n   A widget <img src=x onerror="window.__pwned=23"> here.\n```\n'
-    srcdir = project({"own.md": own, "citing.md": "# Citing\n\nA {term}`widget`.\n"})
+    srcdir = project({"own.md": own, "citing.md": "# Citing\n\nA {term}`widget`.\n"}, page=ONE_ENTRY)
     app = make_app("html", srcdir=srcdir, freshenv=True)
     app.build()
     with playwright_api.sync_playwright() as playwright:

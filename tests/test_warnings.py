@@ -24,6 +24,8 @@ def build(make_app, srcdir: Path, **kwargs) -> str:
 
 TOC = "# Home\n\n```{toctree}\n:hidden:\n\nglossary\n```\n\n"
 GLOSSARY = "# Glossary\n\n```{mlglossary}\n```\n"
+#: a page of one entry, for tests about conf.py values and suppressed warnings: nothing on the page is read
+ONE_ENTRY_GLOSSARY = "# Glossary\n\n```{mlglossary}\n:terms: attention-mask\n```\n"
 
 
 def test_unknown_term_suggests_close_names(make_app, tmp_path):
@@ -50,7 +52,7 @@ def test_unknown_term_warning_can_be_suppressed(make_app, tmp_path, suppressed):
     before adding the extension stays silent."""
     src = project(
         tmp_path,
-        {"index.md": TOC + "{term}`no such thing`\n", "glossary.md": GLOSSARY},
+        {"index.md": TOC + "{term}`no such thing`\n", "glossary.md": ONE_ENTRY_GLOSSARY},
         conf=CONF + f"suppress_warnings = [{suppressed!r}]\n",
     )
     assert build(make_app, src) == ""
@@ -139,7 +141,8 @@ def test_bad_directive_options(make_app, tmp_path):
 
 @pytest.mark.parametrize("value", ["42", "['es']"])
 def test_bad_config_value(make_app, tmp_path, value):
-    src = project(tmp_path, {"index.md": TOC, "glossary.md": GLOSSARY}, conf=CONF + f"mlglossary_language = {value}\n")
+    pages = {"index.md": TOC, "glossary.md": ONE_ENTRY_GLOSSARY}
+    src = project(tmp_path, pages, conf=CONF + f"mlglossary_language = {value}\n")
     warnings = build(make_app, src)
     assert "mlglossary_language" in warnings
     assert "[mlglossary.config]" in warnings
@@ -148,7 +151,7 @@ def test_bad_config_value(make_app, tmp_path, value):
 def test_misspelt_option_name_is_reported_once(make_app, tmp_path):
     src = project(
         tmp_path,
-        {"index.md": TOC, "glossary.md": GLOSSARY},
+        {"index.md": TOC, "glossary.md": ONE_ENTRY_GLOSSARY},
         conf=CONF + "mlglossary_tooltip = False\nmlglossary_qqqqqqqq = 1\n",
     )
     warnings = build(make_app, src)
