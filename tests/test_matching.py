@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from io import StringIO
 from pathlib import Path
 
 import pytest
 
 from sphinxcontrib_mlglossary.inflection import candidates
 
-from .conftest import read_html, read_html_with_cards
+from .conftest import build_html_quietly, read_html, read_html_with_cards
 
 
 @pytest.mark.parametrize(
@@ -121,20 +120,12 @@ def not_terms_warnings(tmp_path_factory) -> str:
 
     Citations resolve one by one, so one build answers for all of them: a build per form
     cost about 2.5 s of CPU each."""
-    from sphinx.testing.util import SphinxTestApp
-
     srcdir = tmp_path_factory.mktemp("not-terms")
     body = "\n\n".join(f"{{term}}`{written}`" for written in NOT_TERMS)
     (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinxcontrib_mlglossary"]\nlanguage = "en"\n')
     (srcdir / "index.md").write_text(f"# Home\n\n```{{toctree}}\nglossary\n```\n\n{body}\n")
     (srcdir / "glossary.md").write_text("# Glossary\n\n```{mlglossary}\n```\n")
-    warnings = StringIO()
-    app = SphinxTestApp("html", srcdir=srcdir, freshenv=True, status=StringIO(), warning=warnings)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return warnings.getvalue()
+    return build_html_quietly(srcdir)[1]
 
 
 @pytest.mark.parametrize("written", NOT_TERMS)
