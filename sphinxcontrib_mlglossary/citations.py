@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from docutils import nodes
@@ -34,11 +35,16 @@ WRITTEN_TARGET = "mlglossary_written_target"
 
 def written_target(node: nodes.Element) -> str:
     """The target as the author wrote it (up to case, which term lookups ignore)."""
-    if node.get(WRITTEN_TARGET):
-        return str(node[WRITTEN_TARGET])
-    if node.get("refexplicit"):
-        return str(node["reftarget"])
-    return " ".join(node.astext().split())
+    return target_as_written(node.attributes, node.astext)
+
+
+def target_as_written(attributes: Mapping[str, Any], text: Callable[[], str]) -> str:
+    """:func:`written_target` of a reference known by its attributes and its text (read only when needed)."""
+    if attributes.get(WRITTEN_TARGET):
+        return str(attributes[WRITTEN_TARGET])
+    if attributes.get("refexplicit"):
+        return str(attributes["reftarget"])
+    return " ".join(text().split())
 
 
 class Citation(NamedTuple):
@@ -176,18 +182,13 @@ def _page_references(doctree: nodes.document) -> Iterator[tuple[str, bool, nodes
             for stored in cited_references(node):
                 attributes = stored.attributes
                 if attributes.get("refdomain") == "std" and attributes.get("reftype") == "term":  # is_term_reference
-                    yield _stored_target(attributes, stored.text), bool(attributes.get(AUTOLINK)), node
+                    yield (
+                        target_as_written(attributes, partial(str, stored.text)),
+                        bool(attributes.get(AUTOLINK)),
+                        node,
+                    )
         elif is_term_reference(xref := cast("addnodes.pending_xref", node)):
             yield written_target(xref), bool(xref.get(AUTOLINK)), node
-
-
-def _stored_target(attributes: Mapping[str, Any], text: str) -> str:
-    """:func:`written_target` of a reference known by its attributes and text."""
-    if attributes.get(WRITTEN_TARGET):
-        return str(attributes[WRITTEN_TARGET])
-    if attributes.get("refexplicit"):
-        return str(attributes["reftarget"])
-    return " ".join(text.split())
 
 
 def _holds_references(node: nodes.Node) -> bool:
