@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_mlglossary.loader import (
+    BUNDLED_LANGUAGES,
     GlossaryDataError,
+    bundled_path,
     load_glossary,
     parse_glossary,
     resolve_language,
@@ -338,3 +340,18 @@ def test_every_bundled_entry_says_which_names_auto_link():
         assert word not in english.find(word).linkable_names, word
     for name in ("attention mask", "MLM", "softmax", "input IDs"):
         assert name in english.find(name).linkable_names, name
+
+
+@pytest.mark.parametrize("language", BUNDLED_LANGUAGES)
+def test_bundled_text_stays_in_the_basic_multilingual_plane(language):
+    """One character beyond U+FFFF (an emoji, say) anywhere on the written glossary page makes
+    Python hold the whole 2-million-character page at 4 bytes a character instead of 2: 13 MiB
+    more at the build's peak (BENCHMARKS.md, 2026-12-03). The bundled text keeps to the BMP."""
+    lines = bundled_path(language).read_text(encoding="utf-8").splitlines()
+    beyond = [
+        f"line {number}: {char!r} (U+{ord(char):X})"
+        for number, line in enumerate(lines, 1)
+        for char in line
+        if ord(char) > 0xFFFF
+    ]
+    assert beyond == []
