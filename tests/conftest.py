@@ -261,12 +261,15 @@ def write_from_read(read_app, buildername: str, builddir: Path, confoverrides: d
     one for every builder): the read doctree is the same for every builder, and the
     extension's builder-dependent work happens when pages are written (``body_expansion``).
     ``confoverrides`` must be ``read_app``'s, plus settings that need no new read (a changed
-    setting of the environment would read every page again: that fails here). Not for
-    ``gettext``, whose read differs (no translation, Sphinx refuses its environment).
+    setting of the environment would read every page again: that fails here). Only for a
+    builder that reads as ``read_app``'s does: Sphinx reads for gettext without translating,
+    and for the builders in ``smartquotes_excludes`` (text, man) without smart quotes.
     """
     from sphinx.testing.util import SphinxTestApp
 
-    assert buildername != "gettext"
+    assert "gettext" not in (buildername, read_app.builder.name)
+    unquoted = read_app.config.smartquotes_excludes.get("builders", [])
+    assert (buildername in unquoted) == (read_app.builder.name in unquoted), "smart quotes differ when reading"
     shutil.copytree(read_app.doctreedir, builddir / "doctrees")
     overrides = {"show_warning_types": True, **(confoverrides or {})}  # as make_app above
     app = SphinxTestApp(
