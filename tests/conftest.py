@@ -251,3 +251,39 @@ def make_app(make_app):
         return make_app(*args, confoverrides=overrides, **kwargs)
 
     return factory
+
+
+def write_from_read(read_app, buildername: str, builddir: Path, confoverrides: dict | None = None):
+    """A build of ``read_app``'s sources by ``buildername`` that reads no page again.
+
+    It starts from a copy of ``read_app``'s environment and doctrees, as ``sphinx-build -b
+    <name>`` does with the doctree folder another builder left (Sphinx's own make mode keeps
+    one for every builder): the read doctree is the same for every builder, and the
+    extension's builder-dependent work happens when pages are written (``body_expansion``).
+    ``confoverrides`` must be ``read_app``'s, plus settings that need no new read (a changed
+    setting of the environment would read every page again: that fails here). Only for a
+    builder that reads as ``read_app``'s does: Sphinx reads for gettext without translating,
+    and for the builders in ``smartquotes_excludes`` (text, man) without smart quotes.
+    """
+    from sphinx.testing.util import SphinxTestApp
+
+    assert "gettext" not in (buildername, read_app.builder.name)
+    unquoted = read_app.config.smartquotes_excludes.get("builders", [])
+    assert (buildername in unquoted) == (read_app.builder.name in unquoted), "smart quotes differ when reading"
+    shutil.copytree(read_app.doctreedir, builddir / "doctrees")
+    overrides = {"show_warning_types": True, **(confoverrides or {})}  # as make_app above
+    app = SphinxTestApp(
+        buildername,
+        srcdir=read_app.srcdir,
+        builddir=builddir,
+        freshenv=False,
+        confoverrides=overrides,
+        status=StringIO(),
+        warning=StringIO(),
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert "0 added, 0 changed, 0 removed" in app.status.getvalue(), "the pages were read again"
+    return app

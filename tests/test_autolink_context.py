@@ -1,11 +1,20 @@
 """Context decides the everyday words: "tokenizer" or "epoch" are auto-linked in a section
 about machine learning (one naming three glossary entries, or on a page importing an ML
 library) and left alone elsewhere. rST and MyST twins; ``-j 2`` and incremental builds
-give the serial result."""
+give the serial result.
+
+Every build shows the whole glossary page (auto-linking knows only the entries a page
+shows). The tests that only read what one page's auto-links are under the default
+settings, or under ``mlglossary_autolink = "all"``, have their pages built together, one
+project per format and mode (``built_together``): each test's pages keep their own text and
+title under names of their own, and what a page links depends on the page alone (its
+sections, sentences and imports), so each test reads what a project of its own would give.
+"""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 
@@ -37,7 +46,7 @@ def _code(fmt: str, code: str) -> str:
     return ".. code-block:: python\n\n" + "".join(f"   {line}\n" for line in code.splitlines()) + "\n"
 
 
-def _write(src: Path, fmt: str, pages: dict[str, str], **conf: object) -> None:
+def _write(src: Path, fmt: str, pages: dict[str, str], titles: dict[str, str] | None = None, **conf: object) -> None:
     src.mkdir(parents=True, exist_ok=True)
     settings = {"mlglossary_autolink": "first", **conf}
     extensions = ["myst_parser", "sphinxcontrib_mlglossary"] if fmt == "md" else ["sphinxcontrib_mlglossary"]
@@ -55,7 +64,8 @@ def _write(src: Path, fmt: str, pages: dict[str, str], **conf: object) -> None:
     directive = "```{mlglossary}\n```\n" if fmt == "md" else ".. mlglossary::\n"
     (src / f"glossary.{fmt}").write_text(_heading(fmt, "Glossary") + directive, encoding="utf-8")
     for name, body in pages.items():
-        (src / f"{name}.{fmt}").write_text(_heading(fmt, name.title()) + body, encoding="utf-8")
+        title = (titles or {}).get(name, name.title())
+        (src / f"{name}.{fmt}").write_text(_heading(fmt, title) + body, encoding="utf-8")
 
 
 def _pages(fmt: str) -> dict[str, str]:
@@ -87,17 +97,15 @@ def _autolinks(app: SphinxTestApp, page: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_everyday_words_are_linked_on_ml_pages_only(tmp_path, fmt):
-    src = tmp_path / "src"
-    _write(src, fmt, _pages(fmt))
-    app = _build(src, tmp_path / "out")
-    training = dict(_autolinks(app, "training"))
+def test_everyday_words_are_linked_on_ml_pages_only(built_together, fmt):
+    links = built_together(fmt, "first", "everyday")
+    training = dict(links("training"))
     assert training["tokenizer"] == "tokenizer"
     assert training["epoch"] == "epoch"
     assert training["learning rate"] == "learning-rate"
-    assert _autolinks(app, "logging") == []
+    assert links("logging") == []
     # no glossary entry is named on the serving page, but its code imports an ML library
-    assert _autolinks(app, "serving") == [("tokenizer", "tokenizer")]
+    assert links("serving") == [("tokenizer", "tokenizer")]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -136,20 +144,31 @@ def test_a_higher_threshold_asks_for_more_named_entries(tmp_path):
     assert ("tokenizer", "tokenizer") in _autolinks(app, "serving")  # the import still decides
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_a_sentence_about_a_model_or_naming_an_entry_links_its_everyday_word(tmp_path, fmt):
-    """Outside the sections about ML, an everyday word is linked in a sentence that speaks
-    of a model or names another entry (a serving page), and nowhere else."""
+def _model_sentence_pages(fmt: str) -> dict[str, str]:
     serving = (
         "The logs count milliseconds since the epoch. Send an inference request, and read\n"
         "the output tensors of the model. The tokenizer of the config lexer reads the file.\n"
     )
     server = "The queue is fair. Dynamic batching groups each inference call on the server.\n"
-    src = tmp_path / "src"
-    _write(src, fmt, {"serving": serving, "server": server})
-    app = _build(src, tmp_path / "out")
-    assert _autolinks(app, "serving") == [("inference", "inference"), ("tensors", "tensor")]
-    assert _autolinks(app, "server") == [("Dynamic batching", "dynamic-batching"), ("inference", "inference")]
+    return {"serving": serving, "server": server}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sentence_about_a_model_or_naming_an_entry_links_its_everyday_word(built_together, fmt):
+    """Outside the sections about ML, an everyday word is linked in a sentence that speaks
+    of a model or names another entry (a serving page), and nowhere else."""
+    links = built_together(fmt, "first", "model-sentence")
+    assert links("serving") == [("inference", "inference"), ("tensors", "tensor")]
+    assert links("server") == [("Dynamic batching", "dynamic-batching"), ("inference", "inference")]
+
+
+def _quotes_pages(fmt: str) -> dict[str, str]:
+    text = (
+        "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
+        'The dataset needs a column named "label" with one class per row, and the '
+        "\u201ctensor\u201d mode returns raw outputs. Every tensor of the batch has labels."
+    )
+    return {"training": text + "\n"}
 
 
 def _bodies(app: SphinxTestApp) -> dict[str, str]:
@@ -176,15 +195,8 @@ def test_parallel_and_incremental_builds_equal_the_serial_one(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt):
-    text = (
-        "Backpropagation computes the gradients and gradient descent applies them with the learning rate. "
-        'The dataset needs a column named "label" with one class per row, and the '
-        "\u201ctensor\u201d mode returns raw outputs. Every tensor of the batch has labels."
-    )
-    src = tmp_path / "src"
-    _write(src, fmt, {"training": text + "\n"})
-    links = _autolinks(_build(src, tmp_path / "out"), "training")
+def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(built_together, fmt):
+    links = built_together(fmt, "first", "quotes")("training")
     # the quoted names are left alone, so the first unquoted mentions take the links
     assert ("tensor", "tensor") in links
     assert ("labels", "labels") in links
@@ -192,47 +204,41 @@ def test_an_everyday_word_in_quotes_names_a_column_not_the_concept(tmp_path, fmt
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_words_of_two_senses_need_a_cue_in_their_sentence(tmp_path, fmt):
+def test_words_of_two_senses_need_a_cue_in_their_sentence(built_together, fmt):
     """ "parameters", "loss", "metrics" and "batch" are linked in a section about ML only in
     a sentence that names another entry (any name) or a model in the same clause, and never
     outside the sections about ML."""
-    cued = (
-        ML_TEXT + " Set the parameters of each request in its header, and check the batch job later.\n"
-        "Save the weights of the model after training. The loss is logged with the learning rate.\n"
-        "Each batch holds the sequences after padding.\n"
-    )
-    everyday = "The model's weights are checked. The loss of one server slows the model down.\n"
-    src = tmp_path / "src"
-    _write(src, fmt, {"training": cued, "logging": everyday})
-    app = _build(src, tmp_path / "out")
-    training = _autolinks(app, "training")
+    links = built_together(fmt, "first", "two-senses")
+    training = links("training")
     assert ("weights", "parameters") in training  # its clause names the model
     assert ("loss", "loss-function") in training  # its sentence names the learning rate
     assert ("batch", "batch-size") in training  # the second: its sentence names padding
     assert ("parameters", "parameters") not in training  # a request's, with no cue
-    assert _autolinks(app, "logging") == []  # no section about ML: never, whatever the cue
+    assert links("logging") == []  # no section about ML: never, whatever the cue
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_sentence_speaking_of_the_other_sense_leaves_the_word_alone(tmp_path, fmt):
+def test_a_sentence_speaking_of_the_other_sense_leaves_the_word_alone(built_together, fmt):
     """A sentence about a model still uses "token" and "epoch" in their other sense when it
     speaks of access or of clock time; the word is left alone there."""
-    serving = (
-        "For gated models, set your token first: export it in the shell.\n"
-        "The timestamp of the last request made for this model, as milliseconds since the epoch.\n"
-        "Read the output tensors of the model.\n"
-    )
-    src = tmp_path / "src"
-    _write(src, fmt, {"serving": serving})
-    assert _autolinks(_build(src, tmp_path / "out"), "serving") == [("tensors", "tensor")]
+    assert built_together(fmt, "first", "other-sense")("serving") == [("tensors", "tensor")]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_an_everyday_word_next_to_a_name_says_what_the_name_is(tmp_path, fmt):
+def test_an_everyday_word_next_to_a_name_says_what_the_name_is(built_together, fmt):
     """Right before or after code or a quoted word, an everyday word names the kind of
     thing that name is (the ``truncate_dim`` parameter, the "reason" label), not the
     concept; a verb before code, a possessive or a quoted value with its comma is no exception."""
+    links = built_together(fmt, "all", "next-to-a-name")("training")
+    assert ("weights", "parameters") in links
+    assert ("labels", "labels") in links
+    assert ("checkpoint\u2019s", "checkpoint") in links  # the apostrophe curled by smart quotes
+    assert ("fine-tune", "finetuned-models") in links
+    assert links.count(("loss", "loss-function")) == 1  # the model's, not the quoted mode
+    assert not [link for link in links if link[0] in ("parameter", "label")]
 
+
+def _next_to_a_name_pages(fmt: str) -> dict[str, str]:
     def code(name: str) -> str:
         return f"`{name}`" if fmt == "md" else f"``{name}``"
 
@@ -242,46 +248,42 @@ def test_an_everyday_word_next_to_a_name_says_what_the_name_is(tmp_path, fmt):
         'The model reports the "reason" label of each failure. The model predicts labels.\n'
         f"Read the checkpoint's {code('config.json')}, then fine-tune {code('Encoder')} models.\n"
     )
-    src = tmp_path / "src"
-    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
-    links = _autolinks(_build(src, tmp_path / "out"), "training")
-    assert ("weights", "parameters") in links
-    assert ("labels", "labels") in links
-    assert ("checkpoint\u2019s", "checkpoint") in links  # the apostrophe curled by smart quotes
-    assert ("fine-tune", "finetuned-models") in links
-    assert links.count(("loss", "loss-function")) == 1  # the model's, not the quoted mode
-    assert not [link for link in links if link[0] in ("parameter", "label")]
+    return {"training": text}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_sentence_is_read_across_inline_markup(tmp_path, fmt):
+def test_a_sentence_is_read_across_inline_markup(built_together, fmt):
     """Code, emphasis or a link splits a sentence into several text nodes; its cues are
     read in the whole sentence, as the reader sees it."""
+    links = built_together(fmt, "first", "inline-markup")
+    assert ("parameters", "parameters") in links("training")
+    assert links("serving") == [("tensors", "tensor")]
+
+
+def _inline_markup_pages(fmt: str) -> dict[str, str]:
     code = "`mpnet-base`" if fmt == "md" else "``mpnet-base``"
     training = ML_TEXT + f" Model being trained: {code} (133M parameters).\n"
     serving = "The queue is fair. Read the output *tensors* of the model.\n"
-    src = tmp_path / "src"
-    _write(src, fmt, {"training": training, "serving": serving})
-    app = _build(src, tmp_path / "out")
-    assert ("parameters", "parameters") in _autolinks(app, "training")
-    assert _autolinks(app, "serving") == [("tensors", "tensor")]
+    return {"training": training, "serving": serving}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_name_linked_anyway_is_held_back_where_its_other_sense_is_meant(tmp_path, fmt):
+def test_a_name_linked_anyway_is_held_back_where_its_other_sense_is_meant(built_together, fmt):
     """Some names the data links anyway have an everyday sense too; a sentence speaking
     of it (staff learning, video codecs, bulk imports) leaves them alone."""
+    links = built_together(fmt, "first", "linked-anyway")
+    assert links("logging") == []
+    assert {target for _, target in links("training")} >= {"learning-rate", "encoder-models", "batch-size"}
+
+
+def _linked_anyway_pages(fmt: str) -> dict[str, str]:
     everyday = (
         "The learning rate of new staff shows in the onboarding survey.\n"
         "Our transcoder ships the encoder models of x265 and HEVC.\n"
         "Raise the batch size of the bulk upload to 200 rows.\n"
     )
     ml = "Lower the learning rate when the encoder models overfit, and halve the batch size.\n"
-    src = tmp_path / "src"
-    _write(src, fmt, {"logging": everyday, "training": ml})
-    app = _build(src, tmp_path / "out")
-    assert _autolinks(app, "logging") == []
-    assert {target for _, target in _autolinks(app, "training")} >= {"learning-rate", "encoder-models", "batch-size"}
+    return {"logging": everyday, "training": ml}
 
 
 def test_the_words_of_two_senses_can_be_turned_off_and_are_checked(tmp_path):
@@ -299,14 +301,74 @@ def test_the_words_of_two_senses_can_be_turned_off_and_are_checked(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_precision_of_a_metric_not_of_numbers(tmp_path, fmt):
+def test_precision_of_a_metric_not_of_numbers(built_together, fmt):
     """ "precision" is an evaluation metric next to a model, but the precision of numbers
     (int8, fp16, half precision) in the same section is its other sense."""
+    links = built_together(fmt, "all", "precision")("training")
+    assert links.count(("precision", "precision-and-recall")) == 1
+
+
+def _precision_pages(fmt: str) -> dict[str, str]:
     text = (
         ML_TEXT + " Quantize the model to int8 precision for the CPU.\n"
         "The re-ranking model gives a better precision than the first stage.\n"
     )
-    src = tmp_path / "src"
-    _write(src, fmt, {"training": text}, mlglossary_autolink="all")
-    links = _autolinks(_build(src, tmp_path / "out"), "training")
-    assert links.count(("precision", "precision-and-recall")) == 1
+    return {"training": text}
+
+
+def _two_senses_pages(fmt: str) -> dict[str, str]:
+    cued = (
+        ML_TEXT + " Set the parameters of each request in its header, and check the batch job later.\n"
+        "Save the weights of the model after training. The loss is logged with the learning rate.\n"
+        "Each batch holds the sequences after padding.\n"
+    )
+    everyday = "The model's weights are checked. The loss of one server slows the model down.\n"
+    return {"training": cued, "logging": everyday}
+
+
+def _other_sense_pages(fmt: str) -> dict[str, str]:
+    serving = (
+        "For gated models, set your token first: export it in the shell.\n"
+        "The timestamp of the last request made for this model, as milliseconds since the epoch.\n"
+        "Read the output tensors of the model.\n"
+    )
+    return {"serving": serving}
+
+
+#: auto-link mode -> test -> its pages in a format, built together (``built_together``)
+TOGETHER: dict[str, dict[str, Callable[[str], dict[str, str]]]] = {
+    "first": {
+        "everyday": _pages,
+        "model-sentence": _model_sentence_pages,
+        "quotes": _quotes_pages,
+        "two-senses": _two_senses_pages,
+        "other-sense": _other_sense_pages,
+        "inline-markup": _inline_markup_pages,
+        "linked-anyway": _linked_anyway_pages,
+    },
+    "all": {"next-to-a-name": _next_to_a_name_pages, "precision": _precision_pages},
+}
+
+
+@pytest.fixture(scope="module")
+def built_together(tmp_path_factory):
+    """``built_together(fmt, mode, test)(page)``: the auto-links of a test's page, from one build
+    of every test's pages in ``TOGETHER[mode]`` (named ``<test>-<page>``, each with its own title)."""
+    builds: dict[tuple[str, str], SphinxTestApp] = {}
+
+    def factory(fmt: str, mode: str, test: str) -> Callable[[str], list[tuple[str, str]]]:
+        if (fmt, mode) not in builds:
+            pages: dict[str, str] = {}
+            titles: dict[str, str] = {}
+            for key, make in TOGETHER[mode].items():
+                for name, body in make(fmt).items():
+                    pages[f"{key}-{name}"] = body
+                    titles[f"{key}-{name}"] = name.title()
+            src = tmp_path_factory.mktemp(f"together-{fmt}-{mode}") / "src"
+            _write(src, fmt, pages, titles, mlglossary_autolink=mode)
+            builds[(fmt, mode)] = _build(src, src.parent / "out")
+        app = builds[(fmt, mode)]
+        assert test in TOGETHER[mode]
+        return lambda page: _autolinks(app, f"{test}-{page}")
+
+    return factory

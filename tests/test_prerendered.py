@@ -2,13 +2,18 @@
 
 Each comparison builds a project twice, once with the shipped stored bodies and once with
 them taken away (the path every build takes when they are missing, stale or unusable),
-and compares what the reader gets.
+and compares what the reader gets. Every test here is about the glossary page itself and
+keeps the full page. The default build of the MyST twin, which several tests only read, is
+``built_root``'s; the builders other than HTML write from one read of the reST twin with
+stored bodies and one without (``write_from_read``: whether a stored body is kept or parsed
+is decided when a page is written), but text, for which Sphinx reads without smart quotes.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 from bs4 import BeautifulSoup
@@ -19,7 +24,7 @@ from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, bundled_glossary
 from sphinxcontrib_mlglossary.nodes import deferred_definition
 from sphinxcontrib_mlglossary.prerendered import bundled_prerendered, prerendered_path
 
-from .conftest import read_html
+from .conftest import ROOTS, read_html, write_from_read
 
 
 def _without_stored_bodies(monkeypatch):
@@ -60,9 +65,13 @@ def test_a_body_edited_without_regenerating_is_parsed():
 
 
 @pytest.mark.parametrize("language", BUNDLED_LANGUAGES)
-def test_html_page_equals_the_parsed_page(root_app, monkeypatch, language):
-    stored_app = root_app("html", "basic-md", confoverrides={"language": language})
-    stored_app.build()
+def test_html_page_equals_the_parsed_page(root_app, built_root, monkeypatch, language):
+    if language == "en":  # the twin's own setting (Sphinx's default): the shared default build
+        stored_app = built_root("basic-md")
+        assert stored_app.config.language == "en"
+    else:
+        stored_app = root_app("html", "basic-md", confoverrides={"language": language})
+        stored_app.build()
     assert _stored_count(stored_app) > 150
     # the stored HTML itself was written: the canary matched (before, the Arabic bodies held
     # Spanish fold labels from a shared process, and every Arabic build parsed every body)
@@ -82,15 +91,56 @@ def test_html_page_equals_the_parsed_page(root_app, monkeypatch, language):
         )
 
 
-@pytest.mark.parametrize("buildername", ["text", "latex", "singlehtml", "epub"])
-def test_other_builders_write_what_parsing_writes(root_app, monkeypatch, buildername):
-    stored_app = root_app(buildername, "basic-rst")
-    stored_app.build()
-    assert _stored_count(stored_app) > 150  # the read doctree is the same for every builder
-    with monkeypatch.context() as patch:
+def _read_rst_twin(tmp_path_factory, name: str):
+    """A read of a copy of the reST twin (the dummy builder writes nothing)."""
+    from io import StringIO
+
+    from sphinx.testing.util import SphinxTestApp
+
+    srcdir = tmp_path_factory.mktemp(name) / "src"
+    shutil.copytree(ROOTS / "test-basic-rst", srcdir)
+    app = SphinxTestApp(
+        "dummy",
+        srcdir=srcdir,
+        freshenv=True,
+        confoverrides={"show_warning_types": True},  # as make_app
+        status=StringIO(),
+        warning=StringIO(),
+    )
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app
+
+
+@pytest.fixture(scope="module")
+def rst_twin_read(tmp_path_factory):
+    """The reST twin read with the stored bodies, and read with them taken away."""
+    stored = _read_rst_twin(tmp_path_factory, "stored-bodies")
+    with pytest.MonkeyPatch.context() as patch:
         _without_stored_bodies(patch)
-        parsed_app = root_app(buildername, "basic-rst")
-        parsed_app.build()
+        parsed = _read_rst_twin(tmp_path_factory, "parsed-bodies")
+    return stored, parsed
+
+
+@pytest.mark.parametrize("buildername", ["text", "latex", "singlehtml", "epub"])
+def test_other_builders_write_what_parsing_writes(request, root_app, tmp_path, monkeypatch, buildername):
+    if buildername == "text":  # Sphinx reads for text without smart quotes: builds of its own
+        stored_app = root_app(buildername, "basic-rst")
+        stored_app.build()
+        with monkeypatch.context() as patch:
+            _without_stored_bodies(patch)
+            parsed_app = root_app(buildername, "basic-rst")
+            parsed_app.build()
+    else:
+        stored_read, parsed_read = request.getfixturevalue("rst_twin_read")
+        stored_app = write_from_read(stored_read, buildername, tmp_path / "stored")
+        with monkeypatch.context() as patch:
+            _without_stored_bodies(patch)
+            parsed_app = write_from_read(parsed_read, buildername, tmp_path / "parsed")
+    assert _stored_count(stored_app) > 150  # the read doctree is the same for every builder
+    assert _stored_count(parsed_app) == 0
     outputs = {
         "text": "glossary.txt",
         "latex": "basic-rst.tex",
@@ -105,9 +155,8 @@ def test_other_builders_write_what_parsing_writes(root_app, monkeypatch, builder
     assert "mlglossary-link" not in written
 
 
-def test_bodies_stay_searchable(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
+def test_bodies_stay_searchable(built_root):
+    app = built_root("basic-md")
     assert _stored_count(app) > 150
     index = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
     terms = json.loads(re.search(r'"terms":(\{.*?\})', index).group(1))
@@ -123,7 +172,7 @@ def test_bodies_stay_searchable(root_app):
     assert len(stemmed_hits) >= len(body_only) * 0.8
 
 
-def test_a_builder_writing_bodies_differently_gets_them_parsed(root_app, monkeypatch):
+def test_a_builder_writing_bodies_differently_gets_them_parsed(root_app, built_root, monkeypatch):
     """smartquotes off changes the quotes in the canary: the stored HTML is not used."""
     overrides = {"smartquotes": False}
     stored_app = root_app("html", "basic-md", confoverrides=overrides)
@@ -134,14 +183,8 @@ def test_a_builder_writing_bodies_differently_gets_them_parsed(root_app, monkeyp
         parsed_app.build()
     stored = _entries_html(stored_app.outdir / "glossary.html")
     assert stored == _entries_html(parsed_app.outdir / "glossary.html")
-    shipped = _entries_html_from_default(root_app)
+    shipped = _entries_html(built_root("basic-md").outdir / "glossary.html")
     assert stored != shipped  # the setting does change the bodies: the check had something to see
-
-
-def _entries_html_from_default(root_app):
-    app = root_app("html", "basic-md")
-    app.build()
-    return _entries_html(app.outdir / "glossary.html")
 
 
 def test_a_theme_translator_gets_bodies_parsed(root_app):
