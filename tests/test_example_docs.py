@@ -10,6 +10,7 @@ import re
 import shutil
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sphinx
@@ -18,7 +19,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
-from .conftest import card_key, read_html, read_html_with_cards
+from .conftest import card_key, read_html, read_html_head, read_html_with_cards
 
 EXAMPLE = Path(__file__).parent.parent / "example_docs"
 PAGES = ["index", "tokenization", "training", "scaling", "glossary"]
@@ -35,9 +36,17 @@ class Build:
         self.srcdir = srcdir
         self.outdir = outdir
         self.warnings = warnings
+        self._read: dict[str, Any] = {}
 
     def page(self, name: str):
+        """A fresh copy of the page, with its cards, for a caller that changes it (``visible_text``)."""
         return read_html_with_cards(self.outdir / f"{name}.html")
+
+    def read_page(self, name: str):
+        """The page with its cards, parsed once for the build: for callers that only read it."""
+        if name not in self._read:
+            self._read[name] = self.page(name)
+        return self._read[name]
 
 
 def copy_example(destination: Path) -> Path:
@@ -153,8 +162,8 @@ def test_known_sentences(builds, language):
 @pytest.mark.parametrize("page", ["tokenization", "training", "scaling"])
 def test_translated_pages_cite_the_same_entries(builds, language, page):
     """Translators change the link text, never the target: every link lands where the English one does."""
-    english = term_links(builds["en"].page(page))
-    translated = term_links(builds[language].page(page))
+    english = term_links(builds["en"].read_page(page))
+    translated = term_links(builds[language].read_page(page))
     ids = {entry.id for entry in bundled_glossary("en")}
     assert english, page
     assert all(href.startswith("glossary.html#term-") and href.split("#term-")[1] in ids for href, _text in english)
@@ -167,7 +176,7 @@ def test_translated_pages_cite_the_same_entries(builds, language, page):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_glossary_names_and_cards_are_localized(builds, language):
-    terms = {dt["id"]: dt for dt in builds[language].page("glossary").select("dt[id]")}
+    terms = {dt["id"]: dt for dt in builds[language].read_page("glossary").select("dt[id]")}
     entries = bundled_glossary(language)
     for entry in entries:
         term = terms.get(entry.anchor)
@@ -175,7 +184,7 @@ def test_glossary_names_and_cards_are_localized(builds, language):
         assert term.get_text().startswith(entry.name), entry.id
     card = (
         builds[language]
-        .page("tokenization")
+        .read_page("tokenization")
         .select_one('div.mlglossary-card[data-mlglossary-href$="#term-attention-mask"]')
     )
     summary = card.select_one(".mlglossary-card-summary").get_text()
@@ -185,7 +194,7 @@ def test_glossary_names_and_cards_are_localized(builds, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_only_arabic_pages_are_right_to_left(builds, language):
     for page in PAGES:
-        html = builds[language].page(page).find("html")
+        html = read_html_head(builds[language].outdir / f"{page}.html").find("html")
         assert html["lang"] == language
         assert html.get("dir") == ("rtl" if language == "ar" else None), page
 
@@ -256,7 +265,7 @@ TITLES = {"en": "Tiny Transformers Handbook", "es": "Pequeño manual de Transfor
 def test_project_title_and_copyright_in_each_language(builds, language):
     """conf.py names the project in the page's language, and every footer credits its authors."""
     for page in PAGES:
-        soup = builds[language].page(page)
+        soup = builds[language].read_page(page)
         assert TITLES[language] in soup.title.get_text(), page
         footer = " ".join(soup.select_one("footer, div.footer").get_text().split())
         assert "2026, the sphinxcontrib-mlglossary authors" in footer, page
@@ -276,7 +285,7 @@ OTHER_SITE_TERMS = {
 
 def other_site_cards(build: Build) -> dict[str, tuple[str, object]]:
     """Term -> (href of its link on tokenization.html, the card the link names) for the other site's terms."""
-    page = build.page("tokenization")
+    page = build.read_page("tokenization")
     found = {}
     for link in page.select("a.mlglossary-term.external"):
         card = page.select_one(f'div.mlglossary-card[data-mlglossary-href="{link["href"]}"]')

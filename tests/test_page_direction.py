@@ -25,7 +25,7 @@ from sphinx.jinja2glue import BuiltinTemplateLoader
 
 from sphinxcontrib_mlglossary.page_direction import TEMPLATES, with_direction
 
-from .conftest import read_html
+from .conftest import read_html_head
 from .test_parallel import assert_same_output, write_project
 
 MARKED = ' dir="rtl" data-mlglossary-dir=""'
@@ -160,7 +160,7 @@ def test_the_theme_writes_the_same_page_but_for_dir(root_app, furo):
     )
     basic.build()
     for page in pages(basic.outdir):
-        assert read_html(page).find("html")["dir"] == "rtl", page
+        assert read_html_head(page).find("html")["dir"] == "rtl", page
 
 
 # -- -j 2 and incremental builds -------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import read_html
+from .conftest import read_html_head
 from .test_browser import (  # browser and open_page are fixtures, used by name
     HIDE_DELAY,
     box,
@@ -296,7 +296,7 @@ def test_every_arabic_page_is_right_to_left(sites, name):
         built = sorted(page for page in site.rglob("*.html") if "_static" not in page.relative_to(site).parts)
         assert {page.name for page in built} >= {"index.html", "glossary.html", "genindex.html", "search.html"}
         for page in built:
-            assert read_html(page).find("html").get("dir") == expected, (language, page)
+            assert read_html_head(page).find("html").get("dir") == expected, (language, page)
 
 
 @pytest.mark.parametrize("name", NAMES)
