@@ -545,11 +545,16 @@ Two folders down, it cites the {term}`attention mask` and {term}`MLM`.
 @pytest.fixture(scope="module")
 def deep_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The tooltips project with a page two folders down (``a/b/page``), built as html and dirhtml."""
-    base = tmp_path_factory.mktemp("deep")
-    shutil.copytree(ROOT, base / "src")
-    (base / "src" / "a" / "b").mkdir(parents=True)
-    (base / "src" / "a" / "b" / "page.md").write_text(DEEP_PAGE, encoding="utf-8")
-    return {name: sphinx_build(base / name, root=base / "src", builder=name) for name in ("html", "dirhtml")}
+
+    def build(base: Path) -> None:
+        shutil.copytree(ROOT, base / "src")
+        (base / "src" / "a" / "b").mkdir(parents=True)
+        (base / "src" / "a" / "b" / "page.md").write_text(DEEP_PAGE, encoding="utf-8")
+        for name in ("html", "dirhtml"):
+            sphinx_build(base / name, root=base / "src", builder=name)
+
+    base = shared_build(tmp_path_factory, (str(ROOT), "a/b/page.md", DEEP_PAGE, "html", "dirhtml"), build)
+    return {name: base / name for name in ("html", "dirhtml")}
 
 
 def site_file(url: str) -> Path:
