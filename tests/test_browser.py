@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from .shared_builds import shared_build
+
 try:
     from playwright.sync_api import expect, sync_playwright
 except ImportError:  # pragma: no cover - the test extra installs it
@@ -66,16 +68,22 @@ def sphinx_build(out: Path, *overrides: str, root: Path = ROOT, builder: str = "
     return out
 
 
+def shared_site(
+    tmp_path_factory: pytest.TempPathFactory, *overrides: str, root: Path = ROOT, builder: str = "html"
+) -> Path:
+    """``sphinx_build``'s output for these settings, built once per session for every module
+    and xdist worker (``shared_builds``): read it, don't write into it."""
+    key = (str(root), builder, *sorted(overrides))
+    return shared_build(tmp_path_factory, key, lambda out: sphinx_build(out, *overrides, root=root, builder=builder))
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One build per trigger and direction; screenshots go next to them."""
-    base = tmp_path_factory.mktemp("tooltips")
-    (base / "screenshots").mkdir()
+    """One build per trigger and direction."""
     return {
-        "base": base,
-        "hover": sphinx_build(base / "hover"),
-        "click": sphinx_build(base / "click", "mlglossary_tooltip_trigger=click"),
-        "rtl": sphinx_build(base / "rtl", f"language={RTL_LANGUAGE}"),
+        "hover": shared_site(tmp_path_factory),
+        "click": shared_site(tmp_path_factory, "mlglossary_tooltip_trigger=click"),
+        "rtl": shared_site(tmp_path_factory, f"language={RTL_LANGUAGE}"),
     }
 
 
@@ -462,12 +470,12 @@ def test_reduced_motion_disables_the_transition(site, open_page):
     assert all(float(part.strip().rstrip("s")) == 0 for part in duration().split(","))
 
 
-def test_theming_and_screenshots(site, open_page):
+def test_theming_and_screenshots(site, open_page, tmp_path):
     """Light by default, dark only when the theme says so, overridable; screenshots for a human eye."""
     page = open_page(site["hover"] / "index.html", device_scale_factor=2)
     link = terms(page).first
     card = card_of(page, link)
-    shots = site["base"] / "screenshots"
+    shots = tmp_path  # not next to the site: the build is shared, and read-only for tests
 
     def background(html_theme=None, body_theme=None, scheme="light"):
         page.emulate_media(color_scheme=scheme)
@@ -537,11 +545,16 @@ Two folders down, it cites the {term}`attention mask` and {term}`MLM`.
 @pytest.fixture(scope="module")
 def deep_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The tooltips project with a page two folders down (``a/b/page``), built as html and dirhtml."""
-    base = tmp_path_factory.mktemp("deep")
-    shutil.copytree(ROOT, base / "src")
-    (base / "src" / "a" / "b").mkdir(parents=True)
-    (base / "src" / "a" / "b" / "page.md").write_text(DEEP_PAGE, encoding="utf-8")
-    return {name: sphinx_build(base / name, root=base / "src", builder=name) for name in ("html", "dirhtml")}
+
+    def build(base: Path) -> None:
+        shutil.copytree(ROOT, base / "src")
+        (base / "src" / "a" / "b").mkdir(parents=True)
+        (base / "src" / "a" / "b" / "page.md").write_text(DEEP_PAGE, encoding="utf-8")
+        for name in ("html", "dirhtml"):
+            sphinx_build(base / name, root=base / "src", builder=name)
+
+    base = shared_build(tmp_path_factory, (str(ROOT), "a/b/page.md", DEEP_PAGE, "html", "dirhtml"), build)
+    return {name: base / name for name in ("html", "dirhtml")}
 
 
 def site_file(url: str) -> Path:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .shared_builds import shared_build
+
 # browser, open_page and axe are fixtures, used by name; importing test_browser also skips
 # this module without chromium or Playwright (an error under CI=true)
 from .test_browser import browser, card_of, open_page, shown  # noqa: F401
@@ -27,18 +29,23 @@ EXAMPLE = Path(__file__).parent.parent / "example_docs"
 OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks, .mlglossary-example"
 
 
+def build_example(folder: Path, language: str) -> None:
+    srcdir, out = folder / "src", folder / "html"
+    shutil.copytree(EXAMPLE, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
+    command = [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", "-D", f"language={language}"]
+    result = subprocess.run([*command, str(srcdir), str(out)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("example")
-    srcdir = base / "src"
-    shutil.copytree(EXAMPLE, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
+    """language -> the glossary page of example_docs built in it, once per session for every
+    xdist worker (``shared_builds``)."""
     built = {}
     for language in ("en", "ar"):
-        out = base / language
-        command = [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", "-D", f"language={language}"]
-        result = subprocess.run([*command, str(srcdir), str(out)], capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stderr
-        built[language] = out / "glossary.html"
+        key = (str(EXAMPLE), "html", "-W", f"language={language}")
+        folder = shared_build(tmp_path_factory, key, lambda out, language=language: build_example(out, language))
+        built[language] = folder / "html" / "glossary.html"
     return built
 
 

@@ -31,8 +31,8 @@ from .test_browser import (  # browser and open_page are fixtures, used by name
     browser,  # noqa: F401
     card_of,
     open_page,  # noqa: F401
+    shared_site,
     shown,
-    sphinx_build,
     terms,
     viewport,
 )
@@ -79,15 +79,19 @@ ATTENTION_MASK, ZERO = 1, 3
 # -- sites -------------------------------------------------------------------------------------------
 
 
+def theme_site(tmp_path_factory: pytest.TempPathFactory, name: str, language: str) -> Path:
+    """The themes root built in this theme and language, once per session (``shared_site``)."""
+    return shared_site(tmp_path_factory, f"html_theme={name}", f"language={language}", root=ROOT)
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
-    """(theme, language) -> built site: every installed theme in English and Arabic, built in parallel."""
-    base = tmp_path_factory.mktemp("themes")
+    """(theme, language) -> built site: every installed theme in English and Arabic, built in parallel
+    (shared with the other modules and workers of the session: ``theme_site``)."""
     jobs = [(theme.name, language) for theme in THEMES if theme.installed for language in ("en", "ar")]
 
     def build(job: tuple[str, str]) -> Path:
-        name, language = job
-        return sphinx_build(base / f"{name}-{language}", f"html_theme={name}", f"language={language}", root=ROOT)
+        return theme_site(tmp_path_factory, *job)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return dict(zip(jobs, pool.map(build, jobs), strict=True))
@@ -216,7 +220,6 @@ def snap(page, name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_glossary_entries_in_theme(open_theme, name, mode):
     """Entry names stand out from their definitions (bold), and a folded example shows its summary only."""
-    open_theme(name, mode)  # skips a theme that is not installed
     page = open_theme(name, mode, width=1200, height=900)
     page.goto(page.url.replace("index.html", "glossary.html"))
     weights = page.evaluate(
