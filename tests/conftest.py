@@ -218,8 +218,6 @@ def built_root(tmp_path_factory):
     of the same output. A test that changes the sources, the settings or the environment
     builds its own copy with ``root_app``.
     """
-    from io import StringIO
-
     from sphinx.testing.util import SphinxTestApp
 
     builds: dict[tuple[str, str, tuple[str, ...] | None], SphinxTestApp] = {}
@@ -232,18 +230,7 @@ def built_root(tmp_path_factory):
             shutil.copytree(ROOTS / f"test-{name}", srcdir)
             if page is not None:
                 show_only(srcdir, page)
-            app = SphinxTestApp(
-                buildername,
-                srcdir=srcdir,
-                freshenv=True,
-                confoverrides={"show_warning_types": True},  # as make_app below
-                status=StringIO(),
-                warning=StringIO(),
-            )
-            try:
-                app.build()
-            finally:
-                app.cleanup()  # what later tests read stays: the output, the streams, app.env
+            app = finished_build(buildername, srcdir, freshenv=True)
             builds[key] = app
         return builds[key]
 
@@ -277,25 +264,27 @@ def write_from_read(read_app, buildername: str, builddir: Path, confoverrides: d
     builder that reads as ``read_app``'s does: Sphinx reads for gettext without translating,
     and for the builders in ``smartquotes_excludes`` (text, man) without smart quotes.
     """
-    from sphinx.testing.util import SphinxTestApp
-
     assert "gettext" not in (buildername, read_app.builder.name)
     unquoted = read_app.config.smartquotes_excludes.get("builders", [])
     assert (buildername in unquoted) == (read_app.builder.name in unquoted), "smart quotes differ when reading"
     shutil.copytree(read_app.doctreedir, builddir / "doctrees")
-    overrides = {"show_warning_types": True, **(confoverrides or {})}  # as make_app above
+    app = finished_build(buildername, read_app.srcdir, builddir=builddir, freshenv=False, confoverrides=confoverrides)
+    assert "0 added, 0 changed, 0 removed" in app.status.getvalue(), "the pages were read again"
+    return app
+
+
+def finished_build(buildername: str, srcdir: Path, confoverrides: dict | None = None, **kwargs):
+    """A build made outside ``make_app`` (in a session or module fixture, which can't use it),
+    with warning types shown as ``make_app`` shows them; its output, ``app.status``,
+    ``app.warning`` and ``app.env`` stay for the tests that read them."""
+    from sphinx.testing.util import SphinxTestApp
+
+    overrides = {"show_warning_types": True, **(confoverrides or {})}
     app = SphinxTestApp(
-        buildername,
-        srcdir=read_app.srcdir,
-        builddir=builddir,
-        freshenv=False,
-        confoverrides=overrides,
-        status=StringIO(),
-        warning=StringIO(),
+        buildername, srcdir=srcdir, confoverrides=overrides, status=StringIO(), warning=StringIO(), **kwargs
     )
     try:
         app.build()
     finally:
         app.cleanup()
-    assert "0 added, 0 changed, 0 removed" in app.status.getvalue(), "the pages were read again"
     return app

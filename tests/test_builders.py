@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from .conftest import TWIN_CITED, write_from_read
+from .conftest import TWIN_CITED, finished_build, write_from_read
 
 #: the builders that write a format for readers (and linkcheck), on every project below
 BUILDERS = [
@@ -151,23 +151,6 @@ OWN_READ = {"gettext", "text", "man"}
 MYST_APP_DEPRECATED = r"ignore:'myst_parser\.sphinx_ext\.myst_refs\.MystReferenceResolver\.app' is deprecated"
 
 
-def arabic_docs_app(buildername: str, srcdir: Path, builddir: Path):
-    from io import StringIO
-
-    from sphinx.testing.util import SphinxTestApp
-
-    overrides = {"language": "ar", "show_warning_types": True, **overrides_for(buildername)}  # as make_app
-    return SphinxTestApp(
-        buildername,
-        srcdir=srcdir,
-        builddir=builddir,
-        freshenv=True,
-        confoverrides=overrides,
-        status=StringIO(),
-        warning=StringIO(),
-    )
-
-
 @pytest.fixture(scope="module")
 def arabic_docs_read(tmp_path_factory):
     """The Arabic documentation's HTML build (a copy of ``docs``), offline, and the network
@@ -176,11 +159,9 @@ def arabic_docs_read(tmp_path_factory):
     shutil.copytree(DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
     with pytest.MonkeyPatch.context() as patch:  # the deprecation: the first test's mark covers its setup
         attempts = refuse_network(patch)
-        app = arabic_docs_app("html", srcdir, srcdir.parent / "build-html")
-        try:
-            app.build()
-        finally:
-            app.cleanup()
+        app = finished_build(
+            "html", srcdir, builddir=srcdir.parent / "build-html", freshenv=True, confoverrides={"language": "ar"}
+        )
     return app, attempts
 
 

@@ -24,7 +24,7 @@ from sphinxcontrib_mlglossary.loader import BUNDLED_LANGUAGES, bundled_glossary
 from sphinxcontrib_mlglossary.nodes import deferred_definition
 from sphinxcontrib_mlglossary.prerendered import bundled_prerendered, prerendered_path
 
-from .conftest import ROOTS, read_html, write_from_read
+from .conftest import ROOTS, finished_build, read_html, write_from_read
 
 
 def _without_stored_bodies(monkeypatch):
@@ -93,25 +93,9 @@ def test_html_page_equals_the_parsed_page(root_app, built_root, monkeypatch, lan
 
 def _read_rst_twin(tmp_path_factory, name: str):
     """A read of a copy of the reST twin (the dummy builder writes nothing)."""
-    from io import StringIO
-
-    from sphinx.testing.util import SphinxTestApp
-
     srcdir = tmp_path_factory.mktemp(name) / "src"
     shutil.copytree(ROOTS / "test-basic-rst", srcdir)
-    app = SphinxTestApp(
-        "dummy",
-        srcdir=srcdir,
-        freshenv=True,
-        confoverrides={"show_warning_types": True},  # as make_app
-        status=StringIO(),
-        warning=StringIO(),
-    )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return app
+    return finished_build("dummy", srcdir, freshenv=True)
 
 
 @pytest.fixture(scope="module")
