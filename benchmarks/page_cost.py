@@ -38,7 +38,8 @@ import resource, sys, time
 from sphinx.cmd.build import build_main
 status = build_main(["-E", "-q", "-b", "html", sys.argv[1], sys.argv[2]])
 cpu = time.process_time()
-print(cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, status)
+import sphinxcontrib_mlglossary
+print(cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, status, sphinxcontrib_mlglossary.__file__)
 """
 
 
@@ -113,7 +114,10 @@ def enlarged_package(folder: Path, source_root: Path, total: int) -> Path:
             lines.append("")
         path.write_text("\n".join(lines), encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(root)}
-    subprocess.run([sys.executable, "-m", f"{PACKAGE}.prerender"], check=True, env=environment, capture_output=True)
+    # -P: the working directory (a checkout holding the package) must not shadow the copy
+    subprocess.run(
+        [sys.executable, "-P", "-m", f"{PACKAGE}.prerender"], check=True, env=environment, capture_output=True
+    )
     return root
 
 
@@ -121,11 +125,13 @@ def build_once(source: Path, output: Path, package_root: Path) -> tuple[float, f
     shutil.rmtree(output, ignore_errors=True)
     environment = {**os.environ, "PYTHONPATH": str(package_root), "NO_COLOR": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(source), str(output)], env=environment, capture_output=True, text=True
+        [sys.executable, "-P", "-c", _CHILD, str(source), str(output)], env=environment, capture_output=True, text=True
     )
-    cpu, rss, status = done.stdout.split()
+    cpu, rss, status, imported = done.stdout.split()
     if status != "0" or done.stderr.strip():
         raise SystemExit(f"the build of {source} failed or warned:\n{done.stderr}")
+    if not Path(imported).resolve().is_relative_to(package_root.resolve()):
+        raise SystemExit(f"the build imported {imported}, not the package under {package_root}")
     return float(cpu), float(rss)
 
 
