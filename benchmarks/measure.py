@@ -35,7 +35,8 @@ def sphinx(src: Path, out: Path, *args: str, allow_warnings: bool = False) -> Ru
     """One ``sphinx-build`` process; refuses a project that warns unless ``allow_warnings``."""
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-c", _MEASURE, "-q", "-b", "html", *args, str(src), str(out)],
+        # -P: a package copy given on PYTHONPATH is not shadowed by the working directory's
+        [sys.executable, "-P", "-c", _MEASURE, "-q", "-b", "html", *args, str(src), str(out)],
         capture_output=True,
         text=True,
     )
