@@ -20,6 +20,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         external_terms,
         first_use,
         legacy_anchors,
+        link_resolution,
+        linked_bodies,
         nodes,
         page_direction,
         page_terms,
@@ -56,11 +58,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AutoLinker)
     legacy_anchors.register(app)
     prerendered.register(app)
+    linked_bodies.register(app)
     app.add_post_transform(ExpandDefinitions)
     app.add_post_transform(StoredBodies)
     app.add_post_transform(TermTargets)
     app.add_post_transform(LeftOut)
     first_use.register(app)
+    link_resolution.register(app)
     app.add_post_transform(CitedOnly)
     single_page.register(app)
     card_marks.register(app)

@@ -14,7 +14,7 @@ parsed and put in its place, as if the page had been read without stored bodies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx import addnodes
@@ -24,6 +24,7 @@ from sphinx.util import logging
 from .domain import glossary_domain
 from .entry_bodies import fragment_html, parse_bodies
 from .entry_references import mark_references
+from .linked_bodies import as_nodes, linked_body
 from .loader import bundled_glossary
 from .prerendered import bundled_prerendered, prerendered_body
 from .session import BuildSession
@@ -87,6 +88,10 @@ class StoredBodies(SphinxPostTransform):
         parsed = parse_bodies(self.env, session, texts, self.document.settings, docname)
         known: dict[str, bool] = {}
         for body in bodies:
+            if isinstance(body, linked_body):  # its "See also" line stays
+                made = as_nodes(body)
+                body.replace_self(made)
+                body = cast(prerendered_body, made[0])
             blocks = parsed[body["entry"]]
             mark_references(blocks, glossary, known)
             for block in blocks:

@@ -26,6 +26,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .card_asset import any_cards, site_cards
 from .card_contents import card_subjects
 from .domain import glossary_domain
+from .linked_bodies import linked_body
 from .nodes import MARKED, skip, tooltip_slot
 from .single_page import BUILDER as SINGLE_PAGE
 from .single_page import is_term_link
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 #: prefix of the class naming a link's card (content hashes: letters and digits only)
 KEY_CLASS = "mlglossary-key-"
+#: a resolved link's attributes: a reference node, or a linked body's link (:mod:`.linked_bodies`)
+Link = nodes.reference | dict[str, Any]
 
 
 class TooltipSlots(SphinxPostTransform):
@@ -77,17 +80,25 @@ def mark_links(domain: MlGlossaryDomain, builder: Builder, fromdoc: str, documen
     for link in document.findall(nodes.reference):
         if not is_term_link(link) and not locate.elsewhere(link):
             continue  # (intersphinx drops the term class where an inventory is named: "site:name")
-        card = locate.card(link, cards)
-        if card is None:
-            continue
-        link["classes"].append("mlglossary-term")
-        if card.key:
-            link["classes"].append(KEY_CLASS + card.key)
-            keyed = True
-        if card.plain and ("reftitle" not in link or locate.elsewhere(link)):
-            # intersphinx titles its links "(in Project)": the summary says more
-            link["reftitle"] = card.plain
+        keyed = _mark(link, locate, cards) or keyed
+    for body in document.findall(linked_body):
+        for record in body["links"]:  # term links, resolved as a reference node's attributes
+            keyed = _mark(record["resolved"], locate, cards) or keyed
     return keyed
+
+
+def _mark(link: Link, locate: _Locator, cards: dict[tuple[str, str], PreparedCard]) -> bool:
+    """Mark a term link (a reference, or a linked body's link) that has a card; True when keyed."""
+    card = locate.card(link, cards)
+    if card is None:
+        return False
+    link["classes"].append("mlglossary-term")
+    if card.key:
+        link["classes"].append(KEY_CLASS + card.key)
+    if card.plain and ("reftitle" not in link or locate.elsewhere(link)):
+        # intersphinx titles its links "(in Project)": the summary says more
+        link["reftitle"] = card.plain
+    return bool(card.key)
 
 
 class _Locator:
@@ -100,11 +111,11 @@ class _Locator:
         self.uris: dict[str, str] = {}
 
     @staticmethod
-    def elsewhere(link: nodes.reference) -> bool:
+    def elsewhere(link: Link) -> bool:
         """A link intersphinx made to another site (not a page of this project)."""
         return link.get("internal") is False
 
-    def card(self, link: nodes.reference, cards: dict[tuple[str, str], PreparedCard]) -> PreparedCard | None:
+    def card(self, link: Link, cards: dict[tuple[str, str], PreparedCard]) -> PreparedCard | None:
         if self.elsewhere(link):
             external = cards.get(("", self._from_root(link.get("refuri", ""))))
             if external is not None:

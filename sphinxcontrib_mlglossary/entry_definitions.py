@@ -22,6 +22,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .entry_references import mark_references
 from .i18n import _
+from .linked_bodies import add_see_also, linked, linked_body, may_link, takes_links
 from .loader import bundled_glossary
 from .nodes import ENTRY_REFERENCE, deferred_definition
 from .prerendered import body_node, bundled_prerendered, data_text, prerendered_body
@@ -111,26 +112,32 @@ class ExpandDefinitions(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         known: dict[str, dict[str, bool]] = {}  # per language: whether a reference names an entry
         for node in list(self.document.findall(deferred_definition)):
-            node.replace_self(self._definition(node, known.setdefault(node["language"], {})))
+            linkable = may_link(node)
+            node.replace_self(self._definition(node, known.setdefault(node["language"], {}), linkable))
 
-    def _definition(self, node: deferred_definition, known: dict[str, bool]) -> list[nodes.Node]:
+    def _definition(self, node: deferred_definition, known: dict[str, bool], linkable: bool) -> list[nodes.Node]:
         """The body and "See also" line, their text elements ``translatable=False`` as made."""
         language, docname = node["language"], node["docname"]
         glossary = bundled_glossary(language)
         entry = glossary.get(node["entry"])
         if entry is None:
             return []  # the shipped data lost the entry since the page was read: it is read again
-        content: list[nodes.Node] = [self._body(entry, language, docname, glossary, known)]
+        body = self._body(entry, language, docname, glossary, known, linkable)
         related = related_entries(entry, glossary)
-        if related:
-            content.append(see_also(related, language, docname))
-        return content
+        line = see_also(related, language, docname) if related else None
+        if isinstance(body, linked_body):
+            if line is not None:
+                add_see_also(body, line)
+            return [body]
+        return [body] if line is None else [body, line]
 
     def _body(
-        self, entry: Entry, language: str, docname: str, glossary: Glossary, known: dict[str, bool]
+        self, entry: Entry, language: str, docname: str, glossary: Glossary, known: dict[str, bool], linkable: bool
     ) -> nodes.Node:
         stored = bundled_prerendered(language)
         fragment = stored.fragment(entry.id, entry.body) if stored is not None else None
+        if fragment is not None and linkable and takes_links(fragment):
+            return linked(entry.id, language, fragment, docname)
         if fragment is not None:
             return body_node(
                 entry.id, language, fragment, docname, lambda link: mark_references([link], glossary, known)

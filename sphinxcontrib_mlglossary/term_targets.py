@@ -23,18 +23,20 @@ id, so they get an inline wrapper first.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .citations import is_term_reference, written_target
+from .citations import is_term_reference, target_as_written, written_target
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import glossary_domain
 from .external_terms import mapped_term_names
+from .linked_bodies import linked_body
 from .nodes import AMBIGUOUS
-from .resolution import Ambiguous, Found
+from .resolution import Ambiguous, Found, TermIndex
 
 
 class TermTargets(SphinxPostTransform):
@@ -42,46 +44,65 @@ class TermTargets(SphinxPostTransform):
 
     default_priority = 5  # before ReferencesResolver (10)
 
+    _terms: TermIndex
+    _counted: dict[str, int]  # per page: the citations counted so far
+
     def run(self, **kwargs: Any) -> None:
         domain = glossary_domain(self.env)
-        terms = domain.term_index()
-        recorded = domain.citations
-        counted: dict[str, int] = {}
-        for xref in self.document.findall(addnodes.pending_xref):
-            if not is_term_reference(xref):
+        self._terms = domain.term_index()
+        self._counted = {}
+        for node in list(self.document.findall(_reference_or_linked_body)):
+            if isinstance(node, linked_body):
+                for record in node["links"]:  # as the node of each would be (linked_bodies)
+                    attributes = record["attributes"]
+                    written = target_as_written(attributes, partial(str, record["text"]))
+                    node_id = self._settle(attributes, written, node)
+                    if node_id is not None:
+                        record["ids"].append(node_id)
                 continue
-            written = written_target(xref)
-            found = terms.resolve(written)
-            if isinstance(found, Found):
-                xref["reftarget"] = found.name
-            elif found is None and xref["reftarget"] != written.lower():
-                # the role proposed our entry's canonical name ("parameters" for "parameter"):
-                # when only what was written is another site's term, intersphinx gets that
-                mapped = mapped_term_names(domain)
-                if written.lower() in mapped and xref["reftarget"].lower() not in mapped:
-                    xref["reftarget"] = written
-            elif isinstance(found, Ambiguous):
-                names = " and ".join(map(repr, found.names))
-                warn(
-                    MlGlossaryWarning.AMBIGUOUS_TERM,
-                    f"term {written!r} could mean {names}; write the one you mean",
-                    location=xref,
-                )
-                xref[AMBIGUOUS] = True
-            page = xref.get("refdoc") or self.env.docname
-            position = counted.get(page, 0)
-            record = recorded.get(page)
-            if record is None or position >= len(record.targets) or record.targets[position] != written:
-                continue  # not the citation recorded next on its page: added after reading
-            counted[page] = position + 1
-            node_id = domain.citation_id(page, position)
+            assert isinstance(node, addnodes.pending_xref)
+            if not is_term_reference(node):
+                continue
+            node_id = self._settle(node.attributes, written_target(node), node)
             if node_id is None:
-                continue  # lands on no term: no id, and the page's other ids don't shift
-            xref["ids"].append(node_id)
-            if len(xref.children) == 1 and isinstance(xref.children[0], nodes.Element):
+                continue
+            node["ids"].append(node_id)
+            if len(node.children) == 1 and isinstance(node.children[0], nodes.Element):
                 continue
             content = nodes.inline(
-                "", "", *[child.deepcopy() for child in xref.children], classes=["xref", "std", "std-term"]
+                "", "", *[child.deepcopy() for child in node.children], classes=["xref", "std", "std-term"]
             )
-            xref.children = []
-            xref += content
+            node.children = []
+            node += content
+
+    def _settle(self, attributes: dict[str, Any], written: str, location: nodes.Node) -> str | None:
+        """Settle a term reference's target (its ``attributes``, changed in place); its citation id, if any."""
+        domain = glossary_domain(self.env)
+        found = self._terms.resolve(written)
+        if isinstance(found, Found):
+            attributes["reftarget"] = found.name
+        elif found is None and attributes["reftarget"] != written.lower():
+            # the role proposed our entry's canonical name ("parameters" for "parameter"):
+            # when only what was written is another site's term, intersphinx gets that
+            mapped = mapped_term_names(domain)
+            if written.lower() in mapped and attributes["reftarget"].lower() not in mapped:
+                attributes["reftarget"] = written
+        elif isinstance(found, Ambiguous):
+            names = " and ".join(map(repr, found.names))
+            warn(
+                MlGlossaryWarning.AMBIGUOUS_TERM,
+                f"term {written!r} could mean {names}; write the one you mean",
+                location=location,
+            )
+            attributes[AMBIGUOUS] = True
+        page = attributes.get("refdoc") or self.env.docname
+        position = self._counted.get(page, 0)
+        record = domain.citations.get(page)
+        if record is None or position >= len(record.targets) or record.targets[position] != written:
+            return None  # not the citation recorded next on its page: added after reading
+        self._counted[page] = position + 1
+        return domain.citation_id(page, position)  # None: lands on no term, and shifts no other id
+
+
+def _reference_or_linked_body(node: nodes.Node) -> bool:
+    return isinstance(node, addnodes.pending_xref | linked_body)
