@@ -44,12 +44,12 @@ class TermTargets(SphinxPostTransform):
 
     default_priority = 5  # before ReferencesResolver (10)
 
-    _terms: TermIndex
+    _index: TermIndex
     _counted: dict[str, int]  # per page: the citations counted so far
 
     def run(self, **kwargs: Any) -> None:
         domain = glossary_domain(self.env)
-        self._terms = domain.term_index()
+        self._index = domain.term_index()
         self._counted = {}
         for node in list(self.document.findall(_reference_or_linked_body)):
             if isinstance(node, linked_body):
@@ -78,7 +78,7 @@ class TermTargets(SphinxPostTransform):
     def _settle(self, attributes: dict[str, Any], written: str, location: nodes.Node) -> str | None:
         """Settle a term reference's target (its ``attributes``, changed in place); its citation id, if any."""
         domain = glossary_domain(self.env)
-        found = self._terms.resolve(written)
+        found = self._index.resolve(written)
         if isinstance(found, Found):
             attributes["reftarget"] = found.name
         elif found is None and attributes["reftarget"] != written.lower():
