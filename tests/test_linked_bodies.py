@@ -1,0 +1,57 @@
+"""Linked bodies (stored bodies whose term links stay data until written) write what their nodes write.
+
+On html and dirhtml the glossary page's stored bodies keep their term links as data
+(``linked_bodies``); every other builder, and any body with a link the standard domain
+does not resolve, gets the nodes. Both paths must give the same page, byte for byte: the
+same links, citation ids, card marks and "See also" lines, and the same search index.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_mlglossary import link_resolution, linked_bodies
+
+
+def outputs(outdir: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(outdir)): path.read_bytes()
+        for path in sorted(outdir.rglob("*"))
+        if path.is_file() and path.suffix in {".html", ".js", ".json"}
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "buildername"),
+    [("basic-md", "html"), ("tooltips", "html"), ("basic-rst", "dirhtml")],
+)
+def test_linked_bodies_write_what_their_nodes_write(root_app, monkeypatch, name, buildername):
+    written: list[str] = []
+    visit = linked_bodies.visit_linked_body
+
+    def counted(translator, node):
+        written.append(node["entry"])
+        visit(translator, node)
+
+    monkeypatch.setattr(linked_bodies, "visit_linked_body", counted)
+    linked = root_app(buildername, name)
+    linked.build()
+    linked.cleanup()  # the next app registers its nodes again
+    assert linked.warning.getvalue() == ""
+    assert len(written) > 200  # nearly every shown entry took the linked path
+
+    monkeypatch.setattr(link_resolution, "BUILDERS", frozenset())  # every body becomes its nodes
+    written.clear()
+    as_nodes = root_app(buildername, name)
+    as_nodes.build()
+    assert written == []
+    assert as_nodes.warning.getvalue() == ""
+
+    linked_files, node_files = outputs(Path(linked.outdir)), outputs(Path(as_nodes.outdir))
+    assert linked_files.keys() == node_files.keys()
+    differing = [page for page in linked_files if linked_files[page] != node_files[page]]
+    assert differing == []
+    if name == "tooltips":  # links on the glossary page that have cards are marked on both paths
+        assert b"mlglossary-term mlglossary-key-" in linked_files["glossary.html"]
