@@ -48,9 +48,8 @@ class ResolveLinkedBodies(SphinxPostTransform):
                 key = (attributes["refdoc"], attributes["reftarget"])
                 if key not in found:
                     xref = node_from_data(["pending_xref", attributes, [record["content"]]], untranslatable=True)
-                    assert isinstance(xref, addnodes.pending_xref)
-                    content = xref[0].deepcopy()
-                    assert isinstance(content, nodes.Element)
+                    content = node_from_data(record["content"], untranslatable=True)  # what the resolver links
+                    assert isinstance(xref, addnodes.pending_xref) and isinstance(content, nodes.Element)
                     result = standard.resolve_xref(
                         self.env, attributes["refdoc"], builder, "term", attributes["reftarget"], xref, content
                     )

@@ -33,7 +33,7 @@ from sphinx import addnodes
 from .entry_references import mark_references
 from .loader import bundled_glossary
 from .nodes import glossary_block, skip
-from .prerendered import Fragment, body_node, node_data, node_from_data, prerendered_body
+from .prerendered import Fragment, body_node, data_text, node_data, node_from_data, prerendered_body
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -88,7 +88,7 @@ def linked(entry_id: str, language: str, fragment: Fragment, docname: str) -> li
     links: list[LinkRecord] = []
     for link in fragment.links:
         _tag, attributes, (content,) = cast(list[Any], link)  # a term reference: takes_links
-        links.append(_record({**attributes, "refdoc": docname}, content, _text(content)))
+        links.append(_record({**attributes, "refdoc": docname}, content, data_text(content)))
     searched = [fragment.pieces[0]]
     for record, piece in zip(links, fragment.pieces[1:], strict=True):
         searched += [" ", _MARKUP.sub(" ", record["text"]), " ", piece]
@@ -122,10 +122,6 @@ def _record(attributes: dict[str, Any], content: NodeData, text: str) -> LinkRec
     """A link as data: its reference's ``attributes`` (settled in place), content, text and ids;
     ``resolved`` (a reference's attributes) and ``html`` are added as the page is written."""
     return {"attributes": attributes, "content": content, "text": text, "ids": []}
-
-
-def _text(data: NodeData) -> str:
-    return nodes.Text(data).astext() if isinstance(data, str) else "".join(_text(child) for child in data[2])
 
 
 def as_nodes(body: linked_body) -> list[nodes.Node]:

@@ -32,7 +32,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .citations import is_term_reference, target_as_written, written_target
 from .diagnostics import MlGlossaryWarning, warn
-from .domain import glossary_domain
+from .domain import MlGlossaryDomain, glossary_domain
 from .external_terms import mapped_term_names
 from .linked_bodies import linked_body
 from .nodes import AMBIGUOUS
@@ -44,11 +44,12 @@ class TermTargets(SphinxPostTransform):
 
     default_priority = 5  # before ReferencesResolver (10)
 
+    _domain: MlGlossaryDomain
     _index: TermIndex
     _counted: dict[str, int]  # per page: the citations counted so far
 
     def run(self, **kwargs: Any) -> None:
-        domain = glossary_domain(self.env)
+        self._domain = domain = glossary_domain(self.env)
         self._index = domain.term_index()
         self._counted = {}
         for node in list(self.document.findall(_reference_or_linked_body)):
@@ -77,7 +78,7 @@ class TermTargets(SphinxPostTransform):
 
     def _settle(self, attributes: dict[str, Any], written: str, location: nodes.Node) -> str | None:
         """Settle a term reference's target (its ``attributes``, changed in place); its citation id, if any."""
-        domain = glossary_domain(self.env)
+        domain = self._domain
         found = self._index.resolve(written)
         if isinstance(found, Found):
             attributes["reftarget"] = found.name
