@@ -27,20 +27,27 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.application import Sphinx
-from sphinx.util.docutils import docutils_namespace
+from sphinx.util.docutils import docutils_namespace, new_document
 
 from .domain import glossary_domain
 from .entry_bodies import fragment_html, node_kinds, parse_bodies, prerenderable
 from .json_lines import dumps_by_line
 from .loader import BUNDLED_LANGUAGES, bundled_glossary, bundled_path
 from .prerendered import Prerendered, body_digest, prerendered_path
+from .rendering import parse_summary
+from .stored_summaries import SUMMARY_CANARY_TEXT, data_kinds, summary_data
 from .stored_tables import serialized_tables, tables_path
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+
+    from docutils import nodes
+
+    from .model import Glossary
+    from .prerendered import NodeData
 
 #: one of every construct the stored bodies use; a code block per language is added to it
 CANARY_TEXT = """\
@@ -118,7 +125,40 @@ def render_language(language: str) -> tuple[Prerendered, list[str]]:
                 left.append(f"{language} {entry_id}: the canary shows no {', '.join(sorted(unshown))}")
                 continue
             entries[entry_id] = (body_digest(bodies[entry_id]), fragment_html(app.builder, blocks))
-        return Prerendered(canary_text, fragment_html(app.builder, canary_blocks), entries), left
+        summary_canary, summaries = _summaries(glossary, domain_parse(env, settings), left, language)
+        return (
+            Prerendered(canary_text, fragment_html(app.builder, canary_blocks), entries, summary_canary, summaries),
+            left,
+        )
+
+
+def domain_parse(env: Any, settings: Any) -> Callable[[str, str], tuple[nodes.Node, ...]]:
+    """Parse a summary as a build does (entry id, text -> inline nodes)."""
+    domain = glossary_domain(env)
+    document = new_document("<mlglossary-prerender>", settings)
+    document.settings.env = env
+    return lambda entry_id, text: parse_summary(domain, text, document, entry_id=entry_id)
+
+
+def _summaries(
+    glossary: Glossary, parse: Callable[[str, str], tuple[nodes.Node, ...]], left: list[str], language: str
+) -> tuple[tuple[str, tuple[NodeData, ...]], dict[str, tuple[str, tuple[NodeData, ...]]]]:
+    """The summary canary and every summary it shows, as stored data (the others in ``left``)."""
+    canary = summary_data(parse("canary", SUMMARY_CANARY_TEXT))
+    shown = data_kinds(canary)
+    summaries = {}
+    for entry in glossary:
+        try:
+            data = summary_data(parse(entry.id, entry.summary))
+        except ValueError as error:
+            left.append(f"{language} {entry.id} (summary): {error}")
+            continue
+        unshown = data_kinds(data) - shown
+        if unshown:
+            left.append(f"{language} {entry.id} (summary): the canary shows no {', '.join(sorted(unshown))}")
+            continue
+        summaries[entry.id] = (body_digest(entry.summary), data)
+    return (SUMMARY_CANARY_TEXT, canary), summaries
 
 
 def serialized(prerendered: Prerendered) -> str:

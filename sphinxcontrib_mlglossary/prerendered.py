@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 #: version of the stored layout; data of another version is not used
-FORMAT = 1
+FORMAT = 2
 #: what stands for a cross-reference in the HTML while it is split into pieces
 LINK_MARK = "\ue000mlglossary-link\ue000"
 
@@ -75,25 +75,41 @@ class Fragment:
 
 @dataclass(frozen=True)
 class Prerendered:
-    """One language's stored bodies, with the canary the build compares its own rendering with."""
+    """One language's stored bodies and summaries, with the canaries a build compares its own
+    rendering with (see :mod:`.stored_summaries` for the summaries)."""
 
     canary_text: str
     canary: Fragment
     #: entry id -> (digest of the body text it was rendered from, fragment)
     entries: dict[str, tuple[str, Fragment]]
+    #: a summary holding each construct the stored summaries use, and its inline nodes as data
+    summary_canary: tuple[str, tuple[NodeData, ...]] = ("", ())
+    #: entry id -> (digest of the summary text it was parsed from, its inline nodes as data)
+    summaries: dict[str, tuple[str, tuple[NodeData, ...]]] = field(default_factory=dict)
 
     def fragment(self, entry_id: str, body: str) -> Fragment | None:
         """The stored fragment of this body, if it was rendered from exactly this text."""
         stored = self.entries.get(entry_id)
         return stored[1] if stored is not None and stored[0] == body_digest(body) else None
 
+    def summary(self, entry_id: str, text: str) -> tuple[NodeData, ...] | None:
+        """The stored inline nodes of this summary, if they were parsed from exactly this text."""
+        stored = self.summaries.get(entry_id)
+        return stored[1] if stored is not None and stored[0] == body_digest(text) else None
+
     def as_data(self) -> dict[str, Any]:
+        canary_text, canary_nodes = self.summary_canary
         return {
             "format": FORMAT,
             "canary": {"text": self.canary_text, **self.canary.as_data()},
             "entries": {
                 entry_id: {"body": digest, **fragment.as_data()}
                 for entry_id, (digest, fragment) in self.entries.items()
+            },
+            "summary_canary": {"text": canary_text, "nodes": list(canary_nodes)},
+            "summaries": {
+                entry_id: {"summary": digest, "nodes": list(inline)}
+                for entry_id, (digest, inline) in self.summaries.items()
             },
         }
 
@@ -119,7 +135,17 @@ def bundled_prerendered(language: str) -> Prerendered | None:
         entries = {
             entry_id: (str(stored["body"]), Fragment.from_data(stored)) for entry_id, stored in data["entries"].items()
         }
-        return Prerendered(str(canary["text"]), Fragment.from_data(canary), entries)
+        summary_canary = data["summary_canary"]
+        summaries = {
+            entry_id: (str(stored["summary"]), tuple(stored["nodes"])) for entry_id, stored in data["summaries"].items()
+        }
+        return Prerendered(
+            str(canary["text"]),
+            Fragment.from_data(canary),
+            entries,
+            (str(summary_canary["text"]), tuple(summary_canary["nodes"])),
+            summaries,
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # parsing the bodies, as without stored data, is always right
 

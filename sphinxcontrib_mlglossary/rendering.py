@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.utils import new_document
@@ -23,6 +23,7 @@ from .nodes import LABEL, backlink_page, citation_numbers
 from .single_page import BUILDER as SINGLE_PAGE
 from .single_page import land_on_the_page
 from .sources import data_location
+from .stored_summaries import stored_summary
 
 if TYPE_CHECKING:
     from sphinx.builders import Builder
@@ -37,32 +38,48 @@ if TYPE_CHECKING:
 
 
 def our_summary(domain: MlGlossaryDomain, entry: Entry, document: nodes.document) -> tuple[tuple[nodes.Node, ...], str]:
-    """An entry's summary as inline nodes (copy before use) and as one line of text, once per build."""
+    """An entry's summary as inline nodes (copy before use) and as one line of text, once per build.
+
+    A shipped summary is made from its stored nodes (:mod:`.stored_summaries`) where this
+    build's MyST parses the stored canary alike; any other is parsed.
+    """
     session = domain.session
     language = session.settings.language
     key = (language, entry.id, entry.summary)  # the summary too: an id may come from several glossary files
     if key not in session.summaries:
-        # roles such as {term} are only looked up through Sphinx's domains while reading;
-        # outside that phase, switch the lookup on for the time of the render. Render into
-        # a scratch document with the first page's settings: a role object keeps the
-        # document of its last use, which would keep that page alive for the rest of the
-        # build. One scratch document serves every summary: MyST makes a throwaway
-        # document (a few milliseconds) each time it is pointed at another one.
-        if session.summary_document is None:
-            session.summary_document = new_document(document.get("source", "<mlglossary>"), document.settings)
-        scratch = session.summary_document
-        with sphinx_domains(domain.env), lent_page(domain.env):
-            inline = tuple(
-                render_inline(
-                    session.entry_renderer(),
-                    entry.summary,
-                    scratch,
-                    location=data_location(session, entry),
-                    entry=entry.id,
-                )
+        inline = stored_summary(
+            domain, language, entry, lambda text: parse_summary(domain, text, document), _reading_docname(domain.env)
+        )
+        if inline is None:
+            inline = parse_summary(
+                domain, entry.summary, document, location=data_location(session, entry), entry_id=entry.id
             )
         session.summaries[key] = (inline, "".join(node.astext() for node in inline))
     return session.summaries[key]
+
+
+def parse_summary(
+    domain: MlGlossaryDomain, text: str, document: nodes.document, *, location: Any = None, entry_id: str = ""
+) -> tuple[nodes.Node, ...]:
+    """A summary's MyST parsed into inline nodes."""
+    session = domain.session
+    # roles such as {term} are only looked up through Sphinx's domains while reading;
+    # outside that phase, switch the lookup on for the time of the render. Render into
+    # a scratch document with the first page's settings: a role object keeps the
+    # document of its last use, which would keep that page alive for the rest of the
+    # build. One scratch document serves every summary: MyST makes a throwaway
+    # document (a few milliseconds) each time it is pointed at another one.
+    if session.summary_document is None:
+        session.summary_document = new_document(document.get("source", "<mlglossary>"), document.settings)
+    scratch = session.summary_document
+    with sphinx_domains(domain.env), lent_page(domain.env):
+        return tuple(render_inline(session.entry_renderer(), text, scratch, location=location, entry=entry_id))
+
+
+def _reading_docname(env: BuildEnvironment) -> str:
+    """The page a role records on the cross-references it makes in :func:`parse_summary`."""
+    with lent_page(env):
+        return str(env.docname)
 
 
 @contextmanager
