@@ -22,14 +22,14 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .entry_references import mark_references
 from .i18n import _
-from .linked_bodies import add_see_also, linked, linked_body, may_link, takes_links
+from .linked_bodies import add_see_also, link_slot, linked, linked_body, may_link, takes_links
 from .loader import bundled_glossary
 from .nodes import ENTRY_REFERENCE, deferred_definition
 from .prerendered import body_node, bundled_prerendered, data_text, prerendered_body
 from .text_direction import list_separator
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
     from .model import Entry, Glossary
 
@@ -39,10 +39,14 @@ def deferred(entry: Entry, language: str, docname: str) -> deferred_definition:
     return deferred_definition(entry=entry.id, language=language, docname=docname)
 
 
-def see_also(related: list[Entry], language: str, docname: str) -> nodes.paragraph:
+def see_also(
+    related: list[Entry], language: str, docname: str, link: Callable[[Entry, str], nodes.Node] | None = None
+) -> nodes.paragraph:
     """The "See also:" line: a term reference to each related entry, by its name.
 
     Its text elements are ``translatable=False`` (our translations, kept out of the project's).
+    ``link`` makes what stands for each reference (a linked body's slot); by default the
+    reference's node.
     """
     paragraph = nodes.paragraph(classes=["mlglossary-see-also"], translatable=False)
     paragraph += nodes.strong(text=str(_("See also:")), translatable=False)
@@ -51,23 +55,44 @@ def see_also(related: list[Entry], language: str, docname: str) -> nodes.paragra
     for position, other in enumerate(related):
         if position:
             paragraph += nodes.Text(separator)
-        paragraph += _see_also_reference(other, docname)
+        paragraph += (link or _see_also_reference)(other, docname)
     return paragraph
+
+
+#: classes of a "See also" reference's content, as a ``{term}`` role gives them
+_SEE_ALSO_CLASSES = ("xref", "std", "std-term")
+
+
+def _see_also_attributes(other: Entry, docname: str) -> dict[str, Any]:
+    """A "See also" reference's attributes, in the order its node holds them."""
+    return {
+        "refdomain": "std",
+        "reftype": "term",
+        "reftarget": other.name,
+        "refexplicit": False,
+        "refwarn": True,
+        "refdoc": docname,
+        ENTRY_REFERENCE: True,
+    }
 
 
 def _see_also_reference(other: Entry, docname: str) -> addnodes.pending_xref:
     xref = addnodes.pending_xref(
-        "",
-        nodes.inline(other.name, other.name, classes=["xref", "std", "std-term"], translatable=False),
-        refdomain="std",
-        reftype="term",
-        reftarget=other.name,
-        refexplicit=False,
-        refwarn=True,
-        refdoc=docname,
+        "", nodes.inline(other.name, other.name, classes=list(_SEE_ALSO_CLASSES), translatable=False)
     )
-    xref[ENTRY_REFERENCE] = True
+    xref.attributes.update(_see_also_attributes(other, docname))
     return xref
+
+
+def _see_also_slot(body: linked_body) -> Callable[[Entry, str], nodes.Node]:
+    """Make each "See also" reference of a linked body a link record: the data
+    :func:`_see_also_reference`'s node gives (:func:`~.prerendered.node_data`)."""
+
+    def slot(other: Entry, docname: str) -> nodes.Node:
+        content = ["inline", {"classes": list(_SEE_ALSO_CLASSES)}, [other.name]]
+        return link_slot(body, _see_also_attributes(other, docname), content, nodes.unescape(other.name))
+
+    return slot
 
 
 def related_entries(entry: Entry, glossary: Glossary) -> list[Entry]:
@@ -124,12 +149,11 @@ class ExpandDefinitions(SphinxPostTransform):
             return []  # the shipped data lost the entry since the page was read: it is read again
         body = self._body(entry, language, docname, glossary, known, linkable)
         related = related_entries(entry, glossary)
-        line = see_also(related, language, docname) if related else None
         if isinstance(body, linked_body):
-            if line is not None:
-                add_see_also(body, line)
+            if related:
+                add_see_also(body, see_also(related, language, docname, _see_also_slot(body)))
             return [body]
-        return [body] if line is None else [body, line]
+        return [body, see_also(related, language, docname)] if related else [body]
 
     def _body(
         self, entry: Entry, language: str, docname: str, glossary: Glossary, known: dict[str, bool], linkable: bool

@@ -28,12 +28,11 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
-from sphinx import addnodes
 
 from .entry_references import mark_references
 from .loader import bundled_glossary
 from .nodes import glossary_block, skip
-from .prerendered import Fragment, body_node, data_text, node_data, node_from_data, prerendered_body
+from .prerendered import Fragment, body_node, data_text, node_from_data, prerendered_body
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -106,14 +105,17 @@ def linked(entry_id: str, language: str, fragment: Fragment, docname: str) -> li
     )
 
 
+def link_slot(body: linked_body, attributes: dict[str, Any], content: NodeData, text: str) -> nodes.raw:
+    """A "See also" link of ``body`` as a record, and the empty ``raw`` that holds its place in the line."""
+    body["links"].append(_record(attributes, content, text))
+    return nodes.raw("", "", format="html")
+
+
 def add_see_also(body: linked_body, line: nodes.paragraph) -> None:
-    """Take the entry's "See also" line in, its links as data (each leaves an empty ``raw`` in its place)."""
+    """Take the entry's "See also" line in, its links made by :func:`link_slot`."""
     text = [body[0].astext()]
-    for xref in list(line.findall(addnodes.pending_xref)):
-        attributes = {key: value for key, value in xref.attributes.items() if value != []}
-        body["links"].append(_record(attributes, node_data(xref[0]), xref.astext()))
-        text += [" ", _MARKUP.sub(" ", xref.astext())]
-        xref.replace_self(nodes.raw("", "", format="html"))
+    for record in body["links"][body["body_links"] :]:
+        text += [" ", _MARKUP.sub(" ", record["text"])]
     body[0] = nodes.raw("", "".join(text), format="html")
     body += line
 

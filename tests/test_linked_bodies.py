@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from sphinxcontrib_mlglossary import link_resolution, linked_bodies
+from sphinxcontrib_mlglossary import entry_definitions, link_resolution, linked_bodies
+from sphinxcontrib_mlglossary.entry_definitions import related_entries, see_also
+from sphinxcontrib_mlglossary.loader import bundled_glossary
+from sphinxcontrib_mlglossary.prerendered import bundled_prerendered
 
 
 def outputs(outdir: Path) -> dict[str, bytes]:
@@ -55,3 +58,16 @@ def test_linked_bodies_write_what_their_nodes_write(root_app, monkeypatch, name,
     assert differing == []
     if name == "tooltips":  # links on the glossary page that have cards are marked on both paths
         assert b"mlglossary-term mlglossary-key-" in linked_files["glossary.html"]
+
+
+def test_see_also_records_stand_for_the_references_nodes():
+    """A linked body's "See also" links are made as records, never as nodes: they give the nodes the line holds elsewhere."""
+    glossary = bundled_glossary("en")
+    stored = bundled_prerendered("en")
+    entry = next(e for e in glossary if len(related_entries(e, glossary)) >= 3 and stored.fragment(e.id, e.body))
+    related = related_entries(entry, glossary)
+    body = linked_bodies.linked(entry.id, "en", stored.fragment(entry.id, entry.body), "guide")
+    linked_bodies.add_see_also(body, see_also(related, "en", "guide", entry_definitions._see_also_slot(body)))
+    assert len(body["links"]) == body["body_links"] + len(related)
+    _made_body, line = linked_bodies.as_nodes(body)
+    assert line.pformat() == see_also(related, "en", "guide").pformat()
