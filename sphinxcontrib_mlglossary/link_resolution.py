@@ -16,7 +16,7 @@ from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .domain import glossary_domain
-from .linked_bodies import BUILDERS, as_nodes, linked_body
+from .linked_bodies import BUILDERS, as_nodes, linked_body, search_once
 from .prerendered import node_from_data
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ class ResolveLinkedBodies(SphinxPostTransform):
             return
         standard = self.env.get_domain("std")
         found: dict[tuple[str, str], dict[str, Any] | None] = {}
+        kept = []
         for body in bodies:
             for record in body["links"]:
                 attributes = record["attributes"]
@@ -59,6 +60,10 @@ class ResolveLinkedBodies(SphinxPostTransform):
                     body.replace_self(as_nodes(body))
                     break
                 record["resolved"] = dict(resolved, classes=[])
+            else:
+                kept.append(body)
+        config = self.env.config
+        search_once(kept, config.html_search_language or config.language or "en")
 
 
 def _plain_link(result: nodes.Node | None, content: nodes.Node) -> dict[str, Any] | None:

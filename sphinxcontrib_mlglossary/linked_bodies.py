@@ -46,6 +46,13 @@ BUILDERS = frozenset({"html", "dirhtml"})
 LinkRecord = dict[str, Any]
 #: characters the search indexer would read as markup in a link's text
 _MARKUP = re.compile("[<>]")
+#: what Sphinx's search indexer takes out of raw HTML before splitting the rest into words
+_STYLE = re.compile(r"<style.*?</style>", re.IGNORECASE | re.DOTALL)
+_SCRIPT = re.compile(r"<script.*?</script>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^<]+?>")
+#: search languages whose words Sphinx finds with its plain word pattern (``\w+``), which
+#: never takes a word across whitespace (Arabic has none of its own: Sphinx uses English's)
+_WORD_PATTERN_LANGUAGES = frozenset({"en", "es", "ar"})
 
 
 class linked_body(prerendered_body):
@@ -118,6 +125,31 @@ def add_see_also(body: linked_body, line: nodes.paragraph) -> None:
         text += [" ", _MARKUP.sub(" ", record["text"])]
     body[0] = nodes.raw("", "".join(text), format="html")
     body += line
+
+
+def search_once(bodies: list[linked_body], search_language: str) -> None:
+    """Give the search indexer each text of the page's linked bodies once.
+
+    The index records which pages hold a word, not how often: a page of a few hundred
+    bodies held about 100,000 words, most of them repeats, which the indexer split, stemmed
+    and looked up one by one. Here each body's text for the indexer is what Sphinx itself
+    would take from it (the same patterns strip the markup), keeping only the first
+    occurrence on the page of each whitespace-separated token. Every word stays in the text
+    where it first appeared, so the index and the order words enter it are unchanged. Only
+    for search languages that find words with the plain word pattern: a segmenter that
+    reads across spaces (Japanese, Chinese) gets the full text.
+    """
+    if re.split("[-_]", search_language, maxsplit=1)[0].lower() not in _WORD_PATTERN_LANGUAGES:
+        return
+    seen: set[str] = set()
+    for body in bodies:
+        text = _TAG.sub("", _SCRIPT.sub("", _STYLE.sub("", body[0].astext())))
+        first = []
+        for token in text.split():
+            if token not in seen:
+                seen.add(token)
+                first.append(token)
+        body[0] = nodes.raw("", " ".join(first), format="html")
 
 
 def _record(attributes: dict[str, Any], content: NodeData, text: str) -> LinkRecord:

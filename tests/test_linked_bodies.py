@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 
 from sphinxcontrib_mlglossary import entry_definitions, link_resolution, linked_bodies
 from sphinxcontrib_mlglossary.entry_definitions import related_entries, see_also
@@ -71,3 +72,39 @@ def test_see_also_records_stand_for_the_references_nodes():
     assert len(body["links"]) == body["body_links"] + len(related)
     _made_body, line = linked_bodies.as_nodes(body)
     assert line.pformat() == see_also(related, "en", "guide").pformat()
+
+
+def _search_index(root_app, language: str, as_nodes: bool, monkeypatch) -> bytes:
+    with monkeypatch.context() as patch:
+        if as_nodes:
+            patch.setattr(link_resolution, "BUILDERS", frozenset())
+        app = root_app("html", "basic-md", confoverrides={"language": language})
+        app.build()
+        app.cleanup()
+    assert app.warning.getvalue() == ""
+    return (Path(app.outdir) / "searchindex.js").read_bytes()
+
+
+@pytest.mark.parametrize("language", ["es", "ar"])
+def test_each_word_indexed_once_gives_the_same_search_index(root_app, monkeypatch, language):
+    """The linked bodies give the indexer each text once (search_once): the index is byte for byte the nodes' one."""
+    linked = _search_index(root_app, language, as_nodes=False, monkeypatch=monkeypatch)
+    assert linked == _search_index(root_app, language, as_nodes=True, monkeypatch=monkeypatch)
+
+
+def _body_with_text(text: str) -> linked_bodies.linked_body:
+    return linked_bodies.linked_body("", "", nodes.raw("", text, format="html"), links=[], body_links=0)
+
+
+def test_search_once_keeps_each_token_where_it_first_appears():
+    first = _body_with_text('<p>The model <code class="x">the</code> model, the</p><style>p {}</style>')
+    second = _body_with_text("<p>A model and <em>the</em> data</p>")
+    linked_bodies.search_once([first, second], "en_GB")
+    assert [first[0].astext(), second[0].astext()] == ["The model the model,", "A and data"]
+
+
+def test_a_segmenting_search_language_gets_the_full_text():
+    html = "<p>the model the model</p>"
+    body = _body_with_text(html)
+    linked_bodies.search_once([body], "ja")
+    assert body[0].astext() == html
