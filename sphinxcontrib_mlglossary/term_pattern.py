@@ -89,13 +89,11 @@ class Match:
 class TermPattern:
     """Finds glossary terms in text; one per glossary, exclusion and inclusion list.
 
-    The regular expression is compiled when text is first searched: the ``term`` role
-    only asks ``entry_of``, and compiling some 2,400 forms is most of what the pattern
-    costs, paid for nothing by a project that does not auto-link.
+    The regular expression is written and compiled when text is first searched: the
+    ``term`` role only asks ``entry_of``, and arranging and compiling some 2,400 forms is
+    most of what the pattern costs, paid for nothing by a project that does not auto-link.
     """
 
-    #: regex source finding every form in ``forms``, whole words only
-    source: str
     #: folded form the regex finds -> (entry id, spelling required or "" for any case,
     #: whether a capital first letter is that spelling too)
     forms: dict[str, tuple[str, str, bool]]
@@ -105,6 +103,14 @@ class TermPattern:
     named: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     #: folded form of every name, linked or not -> entry id (what ``entry_of`` knows)
     every: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def source(self) -> str:
+        """The regex source finding every form in ``forms``, whole words only."""
+        # whole words only: not inside a longer word, a hyphenated compound ("multi-token"), a
+        # file name, a dotted name or an address ("tokenizer.json", "model.safetensors")
+        found = _trie_regex(sorted(self.forms)) or r"(?!x)x"  # (?!x)x matches nothing
+        return rf"(?<![\w-])(?<!\w[./@#])(?:{found})(?:['’]s)?(?![\w-])(?![./@]\w)"
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -196,10 +202,4 @@ def build_pattern(glossary: Glossary, excluded: Iterable[str] = (), included: It
     loose: dict[str, str | None] = {}
     for key, entry_id in every.items():
         loose[loose_key(key)] = entry_id if loose.get(loose_key(key), entry_id) == entry_id else None
-    source = _trie_regex(sorted(forms))
-    if not source:
-        source = r"(?!x)x"  # matches nothing
-    # whole words only: not inside a longer word, a hyphenated compound ("multi-token"), a
-    # file name, a dotted name or an address ("tokenizer.json", "model.safetensors")
-    whole_words = rf"(?<![\w-])(?<!\w[./@#])(?:{source})(?:['’]s)?(?![\w-])(?![./@]\w)"
-    return TermPattern(whole_words, forms, loose, every=every)
+    return TermPattern(forms, loose, every=every)
