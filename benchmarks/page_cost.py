@@ -31,7 +31,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-PACKAGE = "sphinxcontrib_mlglossary"
+from .measure import PACKAGE, byte_compile
 
 _CHILD = """
 import resource, sys, time
@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             variants.append(("the entries hand-written (plain Sphinx)", hand_written_project(folder), roots[0]))
         for number, root in enumerate(roots):
             measured = enlarged_package(folder / str(number), root, arguments.entries) if arguments.entries else root
+            byte_compile(measured / PACKAGE)
             variants.append((f"glossary page ({root})", glossary, measured))
         results: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in variants}
         for _rep in range(arguments.reps):
