@@ -105,9 +105,12 @@ class _EntrySlices(HTMLParser):
         self.text = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         # open tracked elements: (name, inside a div.mlglossary, the ids of the dt children
-        # still waiting for their dd, where the open dd's start tag starts)
-        self.open: list[tuple[str, bool, list[str], int]] = []
+        # still waiting for their dd, where the element's start tag starts, its classes)
+        self.open: list[tuple[str, bool, list[str], int, list[str]]] = []
         self.found: dict[str, str] = {}
+        #: for each ``dt`` on the page (in a glossary block or not), in order: the classes of
+        #: the ``dl`` holding it (None: its nearest followed element is no ``dl``)
+        self.dt_holders: list[list[str] | None] = []
 
     def position(self) -> int:
         line, column = self.getpos()
@@ -118,22 +121,36 @@ class _EntrySlices(HTMLParser):
             return
         values = dict(attrs)
         inside = bool(self.open) and self.open[-1][1]
+        if tag == "dt":
+            holder = self.open[-1] if self.open else None
+            self.dt_holders.append(holder[4] if holder is not None and holder[0] == "dl" else None)
         if tag == "div" and "mlglossary" in (values.get("class") or "").split():
             inside = True
         if inside and tag == "dt" and values.get("id") and self.open:
             self.open[-1][2].append(str(values["id"]))
-        self.open.append((tag, inside, [], self.position()))
+        self.open.append((tag, inside, [], self.position(), (values.get("class") or "").split()))
 
     def handle_endtag(self, tag: str) -> None:
         if tag not in self.TRACKED:
             return
         assert self.open and self.open[-1][0] == tag, (tag, self.getpos())
-        _name, _inside, _waiting, start = self.open.pop()
+        _name, _inside, _waiting, start, _classes = self.open.pop()
         if tag == "dd" and self.open and self.open[-1][2]:
             end = self.text.index(">", self.position()) + 1
             for dt_id in self.open[-1][2]:
                 self.found.setdefault(dt_id, self.text[start:end])
             self.open[-1][2].clear()
+
+
+def glossary_dt_count(path: Path) -> int:
+    """How many ``dt`` elements a ``dl.glossary`` holds on the page: what
+    ``len(soup.select("dl.glossary > dt"))`` counts (Sphinx closes every ``div``, ``dl``,
+    ``dt`` and ``dd``), with the tokenizer alone (see ``glossary_entries``)."""
+    parser = _EntrySlices(path.read_text(encoding="utf-8"))
+    parser.feed(parser.text)
+    parser.close()
+    assert not parser.open, [name for name, *_rest in parser.open]
+    return sum(1 for classes in parser.dt_holders if classes is not None and "glossary" in classes)
 
 
 def glossary_entries(path: Path) -> dict[str, str]:
