@@ -351,10 +351,16 @@ def write_from_read(read_app, buildername: str, builddir: Path, confoverrides: d
     return app
 
 
-def finished_build(buildername: str, srcdir: Path, confoverrides: dict | None = None, **kwargs):
+def finished_build(buildername: str, srcdir: Path, confoverrides: dict | None = None, *, write: bool = True, **kwargs):
     """A build made outside ``make_app`` (in a session or module fixture, which can't use it),
     with warning types shown as ``make_app`` shows them; its output, ``app.status``,
-    ``app.warning`` and ``app.env`` stay for the tests that read them."""
+    ``app.warning`` and ``app.env`` stay for the tests that read them.
+
+    ``write=False``: the pages are read (and the environment and doctrees saved, as every
+    build saves them before writing) but none is written: ``build_specific([])`` writes the
+    pages it names, none. For a read that only ``write_from_read`` uses: a builder's write
+    resolves every page (for a builder other than HTML, parsing each stored entry body).
+    """
     from sphinx.testing.util import SphinxTestApp
 
     overrides = {"show_warning_types": True, **(confoverrides or {})}
@@ -362,7 +368,10 @@ def finished_build(buildername: str, srcdir: Path, confoverrides: dict | None = 
         buildername, srcdir=srcdir, confoverrides=overrides, status=StringIO(), warning=StringIO(), **kwargs
     )
     try:
-        app.build()
+        if write:
+            app.build()
+        else:
+            app.builder.build_specific([])
     finally:
         app.cleanup()
     return app

@@ -86,10 +86,12 @@ def test_html_page_equals_the_parsed_page(root_app, built_root, monkeypatch, lan
 
 
 def _read_rst_twin(tmp_path_factory, name: str):
-    """A read of a copy of the reST twin (the dummy builder writes nothing)."""
+    """A read of a copy of the reST twin: its environment and doctrees, no page written or
+    resolved (the dummy builder writes nothing, but resolving each page for it parsed every
+    stored body: 2.7 s of CPU)."""
     srcdir = tmp_path_factory.mktemp(name) / "src"
     shutil.copytree(ROOTS / "test-basic-rst", srcdir)
-    return finished_build("dummy", srcdir, freshenv=True)
+    return finished_build("dummy", srcdir, freshenv=True, write=False)
 
 
 @pytest.fixture(scope="module")
