@@ -7,13 +7,14 @@ the builders that write the doctree itself (xml, pseudoxml, dummy) on the twin r
 URL ignored and the network taken away, so it checks the extension's links without
 making a request.
 
-The Arabic documentation (21 pages) is read once, by its HTML build; dirhtml, singlehtml,
-epub, latex, texinfo and linkcheck write it from a copy of that build's environment and
+The documentation in Arabic (21 pages) and example_docs are each read once by their HTML
+build; dirhtml, singlehtml, epub (but example_docs', which needs a version setting of its
+own), latex, texinfo and linkcheck write them from a copy of that build's environment and
 doctrees, as ``sphinx-build`` does when several builders share a doctree folder: what
 depends on the builder (stored entry bodies or parsed ones, cards, backlinks, stray HTML)
 happens when pages are written, where each builder's warnings and output are checked as
-before. The builders whose read differs read their own: gettext (no translation) and text
-and man (no smart quotes).
+before. Text and man read without smart quotes (Sphinx's ``smartquotes_excludes``): man
+writes from the text build's read. gettext (no translation) reads its own.
 """
 
 from __future__ import annotations
@@ -149,64 +150,100 @@ def test_builder(root_app, twin, buildername, offline):
     build_and_check(app, buildername, offline)
 
 
-@pytest.mark.parametrize("buildername", BUILDERS)
-def test_builder_on_example_docs(make_app, tmp_path, buildername, offline):
-    srcdir = tmp_path / "example_docs"
-    shutil.copytree(EXAMPLE_DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "locales"))
-    # epub insists on a version and a copyright, which the example leaves out
-    epub = {"version": "1.0", "copyright": "the example's authors"} if buildername == "epub" else {}
-    app = make_app(
-        buildername,
-        srcdir=srcdir,
-        freshenv=True,
-        confoverrides={"language": "en", **epub, **overrides_for(buildername)},
-    )
-    build_and_check(app, buildername, offline)
-
-
-#: builders that read the Arabic documentation themselves: gettext reads it untranslated, and
-#: text and man without smart quotes (Sphinx's ``smartquotes_excludes``)
-OWN_READ = {"gettext", "text", "man"}
+#: builders that read a project with smart quotes off (Sphinx's ``smartquotes_excludes``):
+#: they write from one read of their own, made by the first of them (text)
+UNQUOTED = ("text", "man")
+#: epub insists on a version and a copyright, which the example leaves out; ``version`` is
+#: a setting of the environment (a new value reads every page again), so epub reads its own
+EXAMPLE_EPUB = {"version": "1.0", "copyright": "the example's authors"}
 #: MyST-Parser's resolver of links between pages reads an attribute Sphinx 9 deprecates
 MYST_APP_DEPRECATED = r"ignore:'myst_parser\.sphinx_ext\.myst_refs\.MystReferenceResolver\.app' is deprecated"
 
 
-@pytest.fixture(scope="module")
-def arabic_docs_read(tmp_path_factory):
-    """The Arabic documentation's HTML build (a copy of ``docs``), offline, and the network
-    attempts it made: its doctrees are what the other builders write from."""
-    srcdir = tmp_path_factory.mktemp("arabic-docs") / "docs"
+def copy_example_docs(destination: Path) -> Path:
+    srcdir = destination / "example_docs"
+    shutil.copytree(EXAMPLE_DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "locales"))
+    return srcdir
+
+
+def copy_docs(destination: Path) -> Path:
+    srcdir = destination / "docs"
     shutil.copytree(DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
-    with pytest.MonkeyPatch.context() as patch:  # the deprecation: the first test's mark covers its setup
-        attempts = refuse_network(patch)
-        app = finished_build(
-            "html", srcdir, builddir=srcdir.parent / "build-html", freshenv=True, confoverrides={"language": "ar"}
+    return srcdir
+
+
+#: the projects below: how each is copied and the language it is built in
+PROJECTS = {"example_docs": (copy_example_docs, "en"), "arabic-docs": (copy_docs, "ar")}
+
+
+@pytest.fixture(scope="module")
+def project_read(tmp_path_factory):
+    """``project_read("arabic-docs", "html")``: a clean offline build of a copy of the project
+    by that builder, and the network attempts it made, made once per module: its doctrees are
+    what the builders reading as it does write from (``write_from_read``)."""
+    made: dict[tuple[str, str], tuple[object, list[str]]] = {}
+
+    def read(project: str, buildername: str):
+        if (project, buildername) not in made:
+            copy, language = PROJECTS[project]
+            srcdir = copy(tmp_path_factory.mktemp(f"{project}-{buildername}"))
+            with pytest.MonkeyPatch.context() as patch:
+                attempts = refuse_network(patch)
+                app = finished_build(
+                    buildername,
+                    srcdir,
+                    builddir=srcdir.parent / f"build-{buildername}",
+                    freshenv=True,
+                    confoverrides={"language": language, **overrides_for(buildername)},
+                )
+            made[project, buildername] = (app, attempts)
+        return made[project, buildername]
+
+    return read
+
+
+def check_builder_on(project: str, buildername: str, project_read, tmp_path: Path, offline: list[str]) -> None:
+    """Checks ``buildername``'s output of ``project``: written from the module's shared read
+    (html's, or text's for text and man), or its own build for gettext, which reads the
+    project untranslated."""
+    language = PROJECTS[project][1]
+    if buildername == "gettext":
+        srcdir = PROJECTS[project][0](tmp_path)
+        app = finished_build(buildername, srcdir, freshenv=True, confoverrides={"language": language})
+        check_build(app, buildername, offline)
+        return
+    reader = UNQUOTED[0] if buildername in UNQUOTED else "html"
+    read_app, read_attempts = project_read(project, reader)
+    assert read_app.warning.getvalue() == ""  # what reading warned
+    assert read_attempts == []
+    if buildername == reader:
+        check_build(read_app, buildername, read_attempts)
+    else:
+        app = write_from_read(
+            read_app, buildername, tmp_path / "build", {"language": language, **overrides_for(buildername)}
         )
-    return app, attempts
+        check_build(app, buildername, offline)
+
+
+@pytest.mark.parametrize("buildername", BUILDERS)
+def test_builder_on_example_docs(project_read, make_app, tmp_path, buildername, offline):
+    if buildername == "epub":
+        app = make_app(
+            buildername,
+            srcdir=copy_example_docs(tmp_path),
+            freshenv=True,
+            confoverrides={"language": "en", **EXAMPLE_EPUB},
+        )
+        build_and_check(app, buildername, offline)
+        return
+    check_builder_on("example_docs", buildername, project_read, tmp_path, offline)
 
 
 @pytest.mark.filterwarnings(MYST_APP_DEPRECATED)
 @pytest.mark.parametrize("buildername", BUILDERS)
-def test_builder_on_the_arabic_documentation(request, make_app, tmp_path, buildername, offline):
+def test_builder_on_the_arabic_documentation(project_read, tmp_path, buildername, offline):
     """Our own docs in Arabic: translated from catalogs, right to left, deflists, cards, backlinks."""
-    if buildername in OWN_READ:
-        srcdir = tmp_path / "docs"
-        shutil.copytree(DOCS, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
-        app = make_app(
-            buildername, srcdir=srcdir, freshenv=True, confoverrides={"language": "ar", **overrides_for(buildername)}
-        )
-        build_and_check(app, buildername, offline)
-        return
-    read_app, read_attempts = request.getfixturevalue("arabic_docs_read")
-    assert read_app.warning.getvalue() == ""  # what reading warned
-    assert read_attempts == []
-    if buildername == "html":
-        check_build(read_app, buildername, read_attempts)
-    else:
-        app = write_from_read(
-            read_app, buildername, tmp_path / "build", {"language": "ar", **overrides_for(buildername)}
-        )
-        check_build(app, buildername, offline)
+    check_builder_on("arabic-docs", buildername, project_read, tmp_path, offline)
 
 
 def test_dirhtml_links(built_root):
