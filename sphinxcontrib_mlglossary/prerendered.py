@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,7 +114,6 @@ class Prerendered:
         }
 
 
-@lru_cache(maxsize=4096)  # each stored body is looked up several times a build (reading, citing, writing)
 def body_digest(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:20]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
 _ARABIC_ALEF_FORMS = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا"})
 _ARABIC_ARTICLE = "ال"
@@ -20,7 +19,6 @@ def _strip_marks(text: str, keep: str = "") -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)  # a page of a few hundred entries asks for each twice (order, letter) in every build
 def _base(name: str, language: str) -> str:
     text = name.casefold().strip()
     if language == "ar":

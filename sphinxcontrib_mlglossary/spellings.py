@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .inflection import english_plural, english_singular, spanish_plural
@@ -108,18 +107,13 @@ def with_head_noun(abbreviation: str, siblings: Iterable[str], language: str) ->
 def spellings_of(name: str, language: str, *, abbreviation: bool, siblings: Iterable[str] = ()) -> list[str]:
     """Every spelling of one name auto-linking finds and ``{term}`` resolves (``siblings``:
     the other names of its entry, for a short form's head noun)."""
-    return list(_spellings(name, language, abbreviation, tuple(siblings)))
-
-
-@lru_cache(maxsize=8192)  # asked for every name twice a build (the term pattern, the term index)
-def _spellings(name: str, language: str, abbreviation: bool, siblings: tuple[str, ...]) -> tuple[str, ...]:
     if abbreviation:
         forms = [name]
         if name[-1:].isupper():
             forms.append(name + "s")  # "LLMs"
         elif name[-1:] == "s" and name[-2:-1].isupper():
             forms.append(name[:-1])  # "input IDs" cited as "input ID"
-        return (*forms, *with_head_noun(name, siblings, language))
+        return [*forms, *with_head_noun(name, siblings, language)]
     forms = joined_variants(name, language)
     own_case = has_own_case(name)
     for form in list(forms):
@@ -135,4 +129,4 @@ def _spellings(name: str, language: str, abbreviation: bool, siblings: tuple[str
             forms.append(english_singular(form))
         if language == "es" and not own_case:
             forms.append(spanish_plural(form))
-    return tuple(form for form in dict.fromkeys(forms) if form)
+    return [form for form in dict.fromkeys(forms) if form]
