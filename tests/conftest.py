@@ -14,6 +14,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+import sphinx
 from bs4 import BeautifulSoup, Tag
 from sphinx.util.inventory import InventoryFile
 
@@ -21,6 +22,14 @@ from sphinx.util.inventory import InventoryFile
 pytest_plugins = ("sphinx.testing.fixtures", "tests.hostile_data")
 
 ROOTS = Path(__file__).parent / "roots"
+
+#: for tests that need the stored entry bodies written as stored: they are HTML of Sphinx 8
+#: and later, and Sphinx 7 writes some of their markup otherwise, so its builds rightly
+#: parse every body (the canary check refuses the stored ones; tests that hold either way
+#: still run there)
+needs_stored_html = pytest.mark.skipif(
+    sphinx.version_info < (8,), reason="Sphinx 7 writes the stored bodies' markup otherwise: its builds parse them"
+)
 
 # Sphinx colours its messages when CI=true (as CI sets it); tests read them as plain text,
 # including the sphinx-build processes they start

@@ -18,6 +18,8 @@ from sphinxcontrib_mlglossary.entry_definitions import related_entries, see_also
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 from sphinxcontrib_mlglossary.prerendered import bundled_prerendered
 
+from .conftest import needs_stored_html
+
 
 def outputs(outdir: Path) -> dict[str, bytes]:
     return {
@@ -27,6 +29,7 @@ def outputs(outdir: Path) -> dict[str, bytes]:
     }
 
 
+@needs_stored_html
 @pytest.mark.parametrize(
     ("name", "buildername"),
     [("basic-md", "html"), ("tooltips", "html"), ("basic-rst", "dirhtml")],
