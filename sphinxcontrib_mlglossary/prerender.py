@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace, new_document
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from docutils import nodes
+    from docutils.frontend import Values
+    from sphinx.environment import BuildEnvironment
 
     from .model import Glossary
     from .prerendered import NodeData
@@ -132,7 +134,7 @@ def render_language(language: str) -> tuple[Prerendered, list[str]]:
         )
 
 
-def domain_parse(env: Any, settings: Any) -> Callable[[str, str], tuple[nodes.Node, ...]]:
+def domain_parse(env: BuildEnvironment, settings: Values) -> Callable[[str, str], tuple[nodes.Node, ...]]:
     """Parse a summary as a build does (entry id, text -> inline nodes)."""
     domain = glossary_domain(env)
     document = new_document("<mlglossary-prerender>", settings)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.util import logging
 
 from .prerendered import bundled_prerendered, node_data, node_from_data
@@ -90,9 +91,8 @@ def stored_summary(
     made = tuple(node_from_data(item) for item in data)
     for node in made:
         if isinstance(node, nodes.Element):
-            for xref in node.findall(nodes.Element):
-                if xref.tagname == "pending_xref":
-                    xref["refdoc"] = refdoc
+            for xref in node.findall(addnodes.pending_xref):
+                xref["refdoc"] = refdoc
     return made
 
 
