@@ -122,11 +122,12 @@ class BuildSession(Keeper):
 
     def pattern(self, glossary: Glossary, excluded: tuple[str, ...], included: tuple[str, ...] = ()) -> TermPattern:
         """The pattern finding ``glossary``'s names in text, compiled once per build."""
-        from .term_pattern import build_pattern
+        from .term_pattern import build_pattern, shipped_pattern
 
         key = (glossary, excluded, included)
         if key not in self.patterns:
-            self.patterns[key] = build_pattern(glossary, excluded, included)
+            shipped = shipped_pattern(glossary, excluded, included)
+            self.patterns[key] = shipped if shipped is not None else build_pattern(glossary, excluded, included)
         return self.patterns[key]
 
     def entry_renderer(self) -> EntryRenderer:

@@ -160,7 +160,10 @@ def test_long_description_has_no_link_that_breaks_off_the_repository(wheel: Path
 def test_unpacked_sdist_runs_its_own_tests(unpacked: Path):
     """A module that builds a root, the damaged-file fixtures and the documentation in its three
     languages: nothing from outside the tree."""
+    # the outer run's PYTEST_ADDOPTS (``--durations``, ``--junitxml``, ``-m``) is not the
+    # inner run's: its summary line is what is read below
     env = {**os.environ, "PYTHONPATH": str(unpacked)}
+    env.pop("PYTEST_ADDOPTS", None)
     located = subprocess.check_output(
         [sys.executable, "-c", "import sphinxcontrib_mlglossary as m; print(m.__file__)"],
         cwd=unpacked,
