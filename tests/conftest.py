@@ -42,49 +42,6 @@ os.environ.setdefault("NO_COLOR", "1")
 # Full collections five times rarer: 13 s of 67, about 50 MiB more at the peak.
 gc.set_threshold(700, 10, 50)
 
-#: the test files that take longest, longest first (summed test time, junit of a whole run
-#: on 2 cores, 2026-12-04): ``make test`` hands out whole files (``--dist loadfile``) in
-#: collection order, and alphabetical order started the long theme files last, leaving
-#: one core idle while the other finished them. A stale list costs time, never a result.
-LONGEST_FIRST = (
-    "test_card_accessibility.py",  # 95 s
-    "test_builders.py",  # 93 s
-    "test_themes.py",  # 92 s
-    "test_glossary_page_browser.py",  # 71 s
-    "test_prerendered.py",  # 65 s
-    "test_precedence.py",  # 47 s
-    "test_parallel.py",  # 47 s
-    "test_browser.py",  # 44 s
-    "test_autolink_rules.py",  # 40 s
-    "test_benchmark.py",  # 38 s
-    "test_autolink.py",  # 36 s
-    "test_external_cards.py",  # 33 s
-    "test_structured_data.py",  # 33 s
-    "test_hostile.py",  # 32 s
-    "test_example_docs.py",  # 32 s
-    "test_tutorial.py",  # 31 s
-    "test_packaging.py",  # 28 s
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest files first (``LONGEST_FIRST``); the rest, and each file's own tests, keep their order."""
-    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than there are cores (``PYTEST_XDIST_AUTO_NUM_WORKERS`` wins).
-
-    A worker often waits: for Chromium, for a ``sphinx-build`` it started, for a shared build
-    another worker is making (``shared_builds``). With one worker per core those waits left
-    a core idle; an extra worker fills them.
-    """
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
-        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
-
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
