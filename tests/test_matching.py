@@ -349,3 +349,33 @@ def test_auto_linking_still_links_the_parts_of_a_heading_not_the_heading():
         ("masked language modeling", "masked-language-modeling"),
         ("MLM", "masked-language-modeling"),
     ]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ar"])
+def test_the_shipped_patterns_are_made_once_and_equal_a_fresh_one(language):
+    """A process running several builds makes the shipped glossary's two unnarrowed patterns
+    once (``shipped_pattern``); a project's exclusions, inclusions or its own glossary get
+    theirs made for the build."""
+    from dataclasses import replace
+
+    from sphinxcontrib_mlglossary.loader import bundled_glossary
+    from sphinxcontrib_mlglossary.term_pattern import build_pattern, shipped_pattern
+
+    glossary = bundled_glossary(language)
+    every = tuple(entry.id for entry in glossary.entries)
+    for included in ((), every):
+        kept = shipped_pattern(glossary, (), included)
+        assert kept is not None and kept is shipped_pattern(glossary, (), included)
+        fresh = build_pattern(glossary, (), included)
+        assert (kept.forms, kept.every, kept.loose, kept.source) == (
+            fresh.forms,
+            fresh.every,
+            fresh.loose,
+            fresh.source,
+        )
+    assert shipped_pattern(glossary, (), ()) is not shipped_pattern(glossary, (), every)
+    first = glossary.entries[0].id
+    assert shipped_pattern(glossary, (first,), ()) is None
+    assert shipped_pattern(glossary, (), (first,)) is None
+    # an equal glossary that is not the shipped one (a project's file with the same entries)
+    assert shipped_pattern(replace(glossary), (), ()) is None
