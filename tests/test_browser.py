@@ -20,6 +20,7 @@ import pytest
 from .shared_builds import shared_build
 
 try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: F401 (for test_glossary_page_browser)
     from playwright.sync_api import expect, sync_playwright
 except ImportError:  # pragma: no cover - the test extra installs it
     sync_playwright = None
