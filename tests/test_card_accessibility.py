@@ -187,11 +187,12 @@ def entry_element_kinds(path: Path) -> set[str]:
 def test_the_themes_page_holds_every_kind_of_element_the_whole_page_does(sites, tmp_path, language):
     """The themes root's glossary page lists 37 entries (``tests/roots/test-themes/glossary.md``):
     those its index cites, the entry a bold link in one of them goes to (a link to an entry
-    left off the page is plain text), and the ones ``mark_glossary_sample`` picks from the whole page in
-    English and in Arabic (each entry holding a kind of element no earlier entry held). So
-    axe, in every theme above, still meets each kind of element the whole page shows, and a
-    new kind in the data (a table, a list in a definition) fails here until the list names an
-    entry holding it. The whole page is built here, in the default theme, as the shared site is."""
+    left off the page is plain text), and the ones ``mark_glossary_sample`` picks from the
+    whole page in English and in Arabic (each entry holding a kind of element no earlier
+    entry held). So axe, in every theme below, still meets each kind of element the whole
+    page shows, and a new kind in the data (a table, a list in a definition) fails here until
+    the list names an entry holding it. The whole page is built here, in the default theme,
+    as the shared site is."""
     whole = tmp_path / "src"
     shutil.copytree(THEMES_ROOT, whole)
     page = whole / "glossary.md"
