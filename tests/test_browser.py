@@ -11,13 +11,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from .shared_builds import shared_build
+from .sphinx_process import run_sphinx
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: F401 (for test_glossary_page_browser)
@@ -57,10 +56,10 @@ SHOW_DELAY, HIDE_DELAY = 150, 200
 
 
 def sphinx_build(out: Path, *overrides: str, root: Path = ROOT, builder: str = "html") -> Path:
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", builder]
+    command = ["-q", "-b", builder]
     for override in overrides:
         command += ["-D", override]
-    result = subprocess.run([*command, str(root), str(out)], capture_output=True, text=True, check=False)
+    result = run_sphinx([*command, str(root), str(out)])
     assert result.returncode == 0, result.stderr
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "mlglossary-key-" in index and (out / "_static" / "mlglossary-cards.js").is_file(), (

@@ -8,14 +8,13 @@ unique, every citation lands on its entry and every ``:ref:`` on its section.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from .conftest import read_html
+from .sphinx_process import run_sphinx
 
 MD_GLOSSARY = """# Glossary
 
@@ -110,11 +109,7 @@ def write_project(src: Path, markup: str) -> None:
 def test_an_entry_takes_its_anchor_back_from_what_the_page_wrote_above_it(tmp_path: Path, markup: str):
     src, out = tmp_path / "src", tmp_path / "html"
     write_project(src, markup)
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", "-E", str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr  # no entry "shown twice", no citation unknown
 
@@ -154,11 +149,7 @@ def test_on_the_single_page_an_entry_keeps_its_anchor_from_other_pages_sections(
     (src / f"intro.{markup}").write_text(intro)
     index = src / f"index.{markup}"
     index.write_text(index.read_text().replace("glossary", "intro\n" + ("" if md else "   ") + "glossary", 1))
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-E", str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "singlehtml", "-q", "-E", str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     page = read_html(out / "index.html")

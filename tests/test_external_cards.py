@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +18,7 @@ from bs4 import BeautifulSoup
 from sphinxcontrib_mlglossary.untrusted_text import MAX_SUMMARY, definitions_on_page
 
 from .conftest import card_asset_data, card_key, read_html
+from .sphinx_process import run_sphinx
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -50,11 +49,7 @@ def plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
 
 
 def _sphinx_build(src: Path, out: Path, *extra: str, builder: str = "html") -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", builder, "-q", *extra, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", builder, "-q", *extra, str(src), str(out)])
     assert result.returncode == 0, result.stderr
     return result.stderr
 

@@ -11,6 +11,7 @@ from sphinxcontrib_mlglossary.glossary_json import SCHEMA_PATH
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import TWIN_CITED, ids_of, read_html
+from .sphinx_process import run_sphinx
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
@@ -139,8 +140,6 @@ def test_unused_report_off_by_default(built_root):
 
 def test_incremental_builds_rewrite_the_file_only_when_its_inputs_change(tmp_path):
     import shutil
-    import subprocess
-    import sys
 
     from .conftest import ROOTS
 
@@ -149,11 +148,7 @@ def test_incremental_builds_rewrite_the_file_only_when_its_inputs_change(tmp_pat
     out, clean = tmp_path / "out", tmp_path / "clean"
 
     def build(target, *extra):
-        result = subprocess.run(
-            [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(target)],
-            capture_output=True,
-            text=True,
-        )
+        result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(target)])
         assert result.returncode == 0 and result.stderr == "", result.stderr
 
     build(out)

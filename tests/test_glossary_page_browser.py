@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from .shared_builds import shared_build
+from .sphinx_process import run_sphinx
 
 # browser, open_page and axe are fixtures, used by name; importing test_browser also skips
 # this module without chromium or Playwright (an error under CI=true)
@@ -33,8 +32,8 @@ OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks, .mlgloss
 def build_example(folder: Path, language: str) -> None:
     srcdir, out = folder / "src", folder / "html"
     shutil.copytree(EXAMPLE, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
-    command = [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", "-D", f"language={language}"]
-    result = subprocess.run([*command, str(srcdir), str(out)], capture_output=True, text=True, check=False)
+    command = ["-q", "-W", "-b", "html", "-D", f"language={language}"]
+    result = run_sphinx([*command, str(srcdir), str(out)])
     assert result.returncode == 0, result.stderr
 
 

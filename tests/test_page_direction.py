@@ -13,8 +13,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinxcontrib_mlglossary.page_direction import TEMPLATES, with_direction
 
 from .conftest import read_html_head
+from .sphinx_process import run_sphinx
 from .test_parallel import assert_same_output, write_project
 
 MARKED = ' dir="rtl" data-mlglossary-dir=""'
@@ -169,11 +168,7 @@ ARABIC_FURO = ("-D", "language=ar", "-D", "html_theme=furo")
 
 
 def build(src: Path, out: Path, *extra: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", *ARABIC_FURO, *extra, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", *ARABIC_FURO, *extra, str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     return result.stdout

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from .conftest import ROOTS, read_html
+from .sphinx_process import run_sphinx
 
 FIRST_BOX = [
     "masked language modeling (MLM)",
@@ -117,11 +116,7 @@ def test_an_unknown_section_is_a_warning(root_app):
 
 
 def build(src: Path, out: Path, *extra: str) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
     assert result.returncode == 0 and result.stderr == "", result.stderr
 
 

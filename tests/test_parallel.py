@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from .conftest import read_html, read_html_with_cards
+from .sphinx_process import run_sphinx
 
 PAGES = 14
 TERMS = ["attention mask", "MLM", "token", "input IDs", "ZeRO"]
@@ -59,11 +58,7 @@ def write_project(src: Path, page: Sequence[str] | None = None) -> None:
 
 
 def sphinx_build(src: Path, out: Path, *extra: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
     assert result.returncode == 0, result.stderr
     return result.stderr
 
@@ -206,9 +201,7 @@ def test_a_second_build_finds_nothing_to_do(tmp_path: Path):
     write_project(src, page=CITED_PAGE)
     out = tmp_path / "out"
     sphinx_build(src, out)
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", str(src), str(out)], capture_output=True, text=True
-    )
+    result = run_sphinx(["-b", "html", str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert "configuration has changed" not in result.stdout
     assert "0 added, 0 changed, 0 removed" in result.stdout

@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from .conftest import inventory_terms, read_html
+from .sphinx_process import run_sphinx
 from .test_parallel import assert_same_output
 
 PAGES = 20
@@ -85,11 +84,7 @@ def write_project(src: Path, markup: str, shown: Sequence[str] | None = None) ->
 def build(src: Path, out: Path, jobs: str) -> list[str]:
     """A clean build; its warnings (the build must not fail)."""
     shutil.rmtree(out, ignore_errors=True)
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-j", jobs, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", "-E", "-j", jobs, str(src), str(out)])
     assert result.returncode == 0, result.stderr
     if jobs != "1":
         assert "safe for parallel" not in result.stderr, result.stderr  # no serial fallback
@@ -97,11 +92,7 @@ def build(src: Path, out: Path, jobs: str) -> list[str]:
 
 
 def incremental(src: Path, out: Path, jobs: str) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", jobs, str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", "-j", jobs, str(src), str(out)])
     assert result.returncode == 0, result.stderr
     return sorted(line for line in result.stderr.splitlines() if "WARNING" in line)
 
@@ -263,11 +254,7 @@ def test_documents_assembled_from_pages_leave_out_the_same_entries(tmp_path: Pat
     src = tmp_path / "src"
     write_project(src, "md", shown=CLASHING)
     out = tmp_path / builder
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", builder, "-q", "-E", str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", builder, "-q", "-E", str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("[mlglossary.duplicate_term]") == 3, result.stderr
     if builder == "singlehtml":

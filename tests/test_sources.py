@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import inventory_terms, read_html, read_html_with_cards
+from .sphinx_process import run_sphinx
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transformers_md"
 
@@ -194,11 +193,7 @@ def test_editing_the_file_rewrites_citing_pages(tmp_path):
     out = tmp_path / "out"
 
     def sphinx_build(*extra: str) -> None:
-        result = subprocess.run(
-            [sys.executable, "-m", "sphinx", "-b", "html", "-q", *extra, str(src), str(out)],
-            capture_output=True,
-            text=True,
-        )
+        result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
         assert result.returncode == 0 and result.stderr == "", result.stderr
 
     sphinx_build()
@@ -211,9 +206,7 @@ def test_editing_the_file_rewrites_citing_pages(tmp_path):
     # and the result equals a clean build
     clean = tmp_path / "clean"
     shutil.rmtree(clean, ignore_errors=True)
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", str(src), str(clean)], capture_output=True
-    )
+    result = run_sphinx(["-b", "html", "-q", "-E", str(src), str(clean)])
     assert result.returncode == 0
     from .test_parallel import assert_same_output
 

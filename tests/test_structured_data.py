@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import ROOTS, TWIN_CITED, read_html
 from .hostile_data import entry, glossary_toml
+from .sphinx_process import run_sphinx
 
 # The vocabulary the JSON-LD may use, as schema.org defines it (schema.org/DefinedTerm and
 # schema.org/DefinedTermSet, their tables of properties "from DefinedTerm", "from
@@ -98,11 +97,7 @@ def test_parallel_build_gives_the_serial_term_set(tmp_path, built_root):
     src = tmp_path / "src"
     shutil.copytree(ROOTS / "test-basic-md", src)
     out = tmp_path / "out"
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-j", "2", str(src), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    result = run_sphinx(["-b", "html", "-q", "-E", "-j", "2", str(src), str(out)])
     assert result.returncode == 0 and result.stderr == "", result.stderr
     [parallel] = term_sets(out / "glossary.html")
     assert_valid_vocabulary(parallel)
