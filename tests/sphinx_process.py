@@ -5,7 +5,7 @@ to start a fresh interpreter each time, and it spent about 0.35 s of CPU importi
 MyST and the extension before building. ``run_sphinx`` asks a multiprocessing forkserver
 for the process instead: the server imports those modules once (it is a fresh interpreter,
 started when first needed, that has built nothing), and each build runs in a child forked
-from it, with the test's environment and working folder, its output captured, and
+from it, with the test's environment, its output captured, and
 ``sphinx.cmd.build.main``'s exit code as the process's.
 """
 
@@ -36,12 +36,10 @@ def _forkserver() -> multiprocessing.context.BaseContext:
     return context
 
 
-def _build(args: list[str], cwd: str | None, environ: dict[str, str], out: str, err: str) -> None:
-    """The child: the test's environment and folder, stdout and stderr into files, then Sphinx."""
+def _build(args: list[str], environ: dict[str, str], out: str, err: str) -> None:
+    """The child: the test's environment, stdout and stderr into files, then Sphinx."""
     os.environ.clear()
     os.environ.update(environ)
-    if cwd is not None:
-        os.chdir(cwd)
     for fd, path in ((1, out), (2, err)):
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         os.dup2(target, fd)
@@ -53,14 +51,12 @@ def _build(args: list[str], cwd: str | None, environ: dict[str, str], out: str, 
     sys.exit(main(args))
 
 
-def run_sphinx(args: Sequence[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_sphinx(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
     """What ``subprocess.run([sys.executable, "-m", "sphinx", *args], capture_output=True,
     text=True)`` gives, from a child of the forkserver."""
     with tempfile.TemporaryDirectory() as folder:
         out, err = Path(folder) / "stdout", Path(folder) / "stderr"
-        process = _forkserver().Process(
-            target=_build, args=(list(args), None if cwd is None else str(cwd), dict(os.environ), str(out), str(err))
-        )
+        process = _forkserver().Process(target=_build, args=(list(args), dict(os.environ), str(out), str(err)))
         process.start()
         process.join()
         return subprocess.CompletedProcess(
