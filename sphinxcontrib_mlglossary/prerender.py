@@ -16,13 +16,15 @@ could not check that construct's HTML before using it.
 Each language is rendered in a process of its own: Sphinx keeps the message catalogs it
 loaded for the life of the process, so a second language rendered in the same process
 got the first one's words (the Arabic bodies held Spanish "Ejemplo (12 líneas)" fold
-labels, which no Arabic build could match, so every Arabic build parsed every body).
+labels, which no Arabic build could match, so every Arabic build parsed every body). That
+process imports this very package (see :func:`_same_package_environment`).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import subprocess
 import sys
 import tempfile
@@ -179,14 +181,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     for language in languages:  # a fresh process per language (see the module's docstring)
         command = [
             sys.executable,
+            "-P",  # not the working folder's copy of the package: see _same_package_environment
             "-m",
             f"{__package__}.prerender",
             "--language",
             language,
             *(["--check"] if arguments.check else []),
         ]
-        status = max(status, subprocess.run(command, check=False).returncode)
+        status = max(status, subprocess.run(command, check=False, env=_same_package_environment()).returncode)
     return status
+
+
+def _same_package_environment() -> dict[str, str]:
+    """The environment of a language's process: this package's folder first on its path.
+
+    Started plainly, ``python -m`` imports the package from the working folder, whatever the
+    parent imported: run on a copy of the package (the benchmarks' enlarged glossaries) from
+    a checkout, the processes rendered the checkout's data into the checkout and left the
+    copy's stored bodies stale, and every measured build parsed them.
+    """
+    parent = str(Path(__file__).resolve().parent.parent)
+    inherited = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": parent if not inherited else os.pathsep.join([parent, inherited])}
 
 
 def _render_one(language: str, *, check: bool) -> int:
