@@ -47,7 +47,9 @@ def test_stored_bodies_are_current(tmp_path, monkeypatch):
     decoy = tmp_path / "sphinxcontrib_mlglossary"
     decoy.mkdir()
     (decoy / "__init__.py").write_text("", encoding="utf-8")
-    (decoy / "prerender.py").write_text('raise SystemExit("the working folder\'s copy was imported")\n', encoding="utf-8")
+    (decoy / "prerender.py").write_text(
+        'raise SystemExit("the working folder\'s copy was imported")\n', encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path)
     assert prerender.main(["--check"]) == 0
 
