@@ -160,7 +160,7 @@ def _set_search_text(body: linked_body, text: str) -> None:
     a page's worth of body texts (2.3 MiB) was still held when the page was written.
     A replaced text node is referenced by nothing and goes at once.
     """
-    holder = body[0]
+    holder = cast(nodes.raw, body[0])
     holder.clear()
     if text:
         holder += nodes.Text(text)
