@@ -27,6 +27,7 @@ import io
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -200,9 +201,12 @@ def _same_package_environment() -> dict[str, str]:
     a checkout, the processes rendered the checkout's data into the checkout and left the
     copy's stored bodies stale, and every measured build parsed them.
     """
-    parent = str(Path(__file__).resolve().parent.parent)
+    parent = Path(__file__).resolve().parent.parent
+    installed = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
+    if parent in installed:  # found there anyway; ahead of the standard library, it could shadow it
+        return dict(os.environ)
     inherited = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": parent if not inherited else os.pathsep.join([parent, inherited])}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(parent), *([inherited] if inherited else [])])}
 
 
 def _render_one(language: str, *, check: bool) -> int:
