@@ -48,9 +48,8 @@ def byte_compile(package_dir: Path) -> None:
         raise SystemExit(f"could not byte-compile {package_dir}")
 
 
-@cache
-def _byte_compiled(pythonpath: str) -> None:
-    """Byte-compile the package a build started with ``PYTHONPATH=pythonpath`` imports."""
+def package_folder(pythonpath: str) -> Path:
+    """The folder of the package a build started with ``PYTHONPATH=pythonpath`` imports."""
     found = subprocess.run(
         [sys.executable, "-P", "-c", f"import importlib.util; print(importlib.util.find_spec({PACKAGE!r}).origin)"],
         capture_output=True,
@@ -58,7 +57,13 @@ def _byte_compiled(pythonpath: str) -> None:
         check=True,
         env={**os.environ, "PYTHONPATH": pythonpath},
     )
-    byte_compile(Path(found.stdout.strip()).parent)
+    return Path(found.stdout.strip()).resolve().parent
+
+
+@cache
+def _byte_compiled(pythonpath: str) -> None:
+    """Byte-compile the package a build started with ``PYTHONPATH=pythonpath`` imports."""
+    byte_compile(package_folder(pythonpath))
 
 
 def sphinx(src: Path, out: Path, *args: str, allow_warnings: bool = False) -> Run:

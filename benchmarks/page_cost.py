@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 
 from .measure import PACKAGE, byte_compile
@@ -93,11 +94,14 @@ def _toml_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def enlarged_package(folder: Path, source_root: Path, total: int) -> Path:
-    """A copy of the package whose glossaries hold ``total`` entries, stored bodies regenerated."""
+def enlarged_package(folder: Path, source_root: Path, total: int, languages: Sequence[str] = ()) -> Path:
+    """A copy of the package whose glossaries hold ``total`` entries, stored bodies regenerated
+    (``languages``: only those glossaries, the others left as shipped)."""
     root = folder / "enlarged"
     shutil.copytree(source_root / PACKAGE, root / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
     for path in sorted((root / PACKAGE / "glossaries").glob("*.toml")):
+        if languages and path.stem not in languages:
+            continue
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         entries = data["term"]
         extra = [dict(entry) for entry in entries[: total - len(entries)]]
@@ -115,8 +119,9 @@ def enlarged_package(folder: Path, source_root: Path, total: int) -> Path:
         path.write_text("\n".join(lines), encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(root)}
     # -P: the working directory (a checkout holding the package) must not shadow the copy
+    chosen = [argument for language in languages for argument in ("--language", language)]
     subprocess.run(
-        [sys.executable, "-P", "-m", f"{PACKAGE}.prerender"], check=True, env=environment, capture_output=True
+        [sys.executable, "-P", "-m", f"{PACKAGE}.prerender", *chosen], check=True, env=environment, capture_output=True
     )
     return root
 

@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.generate import generate
-from benchmarks.measure import output_size, sphinx
+from benchmarks.measure import output_size, package_folder, sphinx
+from benchmarks.page_cost import enlarged_package
 from benchmarks.site_bench import format_site_table, measure_site
 from benchmarks.site_prep import BUILD_ROOT, load
 from benchmarks.sites import SITES
+
+#: the checkout whose package a run measures (or enlarges: ``--entries``)
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def pages_written_since(out: Path, moment: float) -> int:
@@ -168,6 +174,19 @@ def measure_sites(
     return reports, skipped
 
 
+def use_enlarged_glossary(folder: Path, entries: int, languages: Sequence[str] = ()) -> int:
+    """Make every build of this run import a copy of the package whose glossaries hold
+    ``entries`` entries (``benchmarks.page_cost.enlarged_package``), and check that they do."""
+    root = enlarged_package(folder, PROJECT_ROOT, entries, languages)
+    inherited = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(root), *([inherited] if inherited else [])])
+    imported = package_folder(os.environ["PYTHONPATH"])
+    if not imported.is_relative_to(root.resolve()):
+        raise SystemExit(f"the builds would import {imported}, not the enlarged copy under {root}")
+    print(f"glossary: a copy of the package with {entries} entries a language, in {root}")
+    return entries
+
+
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pages", type=int, default=50)
@@ -192,10 +211,18 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--site-reps", type=int, default=3, help="rounds of clean builds per site")
     parser.add_argument("--site-warmup", type=int, default=1, help="rounds built first and dropped")
     parser.add_argument("--sites-dir", type=Path, default=BUILD_ROOT, help="where sites were prepared")
+    parser.add_argument(
+        "--entries",
+        type=int,
+        default=0,
+        help="measure a copy of the package whose glossaries hold this many entries (issue 27's targets: 300)",
+    )
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or Path(tmp)
+        if args.entries:
+            report["glossary_entries"] = use_enlarged_glossary(workdir / f"glossary-{args.entries}", args.entries)
         if not args.no_synthetic:
             report = measure(
                 workdir,

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from benchmarks.generate import generate
-from benchmarks.run import format_table, main
+from benchmarks.measure import package_folder
+from benchmarks.run import format_table, main, use_enlarged_glossary
 
 
 def test_generated_twins_cite_the_same_terms(tmp_path: Path):
@@ -316,3 +320,31 @@ def test_hand_written_baseline_holds_every_entry_as_plain_myst(tmp_path: Path):
     assert headings == [entry.name for entry in bundled_glossary("en").entries]
     assert "{term}" not in page and "requires=" not in page
     assert "See also: " in page
+
+
+def test_an_enlarged_glossary_is_what_the_runs_builds_import(tmp_path: Path, monkeypatch):
+    """``--entries``: the builds import the copy, whose added entries have stored bodies (a
+    copy whose bodies were left stale had each build parse them, and measured that)."""
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    assert use_enlarged_glossary(tmp_path / "copy", 270, ["en"]) == 270
+    root = tmp_path / "copy" / "enlarged"
+    assert package_folder(os.environ["PYTHONPATH"]) == (root / "sphinxcontrib_mlglossary").resolve()
+    counted = subprocess.run(
+        [
+            sys.executable,
+            "-P",
+            "-c",
+            "from sphinxcontrib_mlglossary.loader import bundled_glossary as g\n"
+            "from sphinxcontrib_mlglossary.prerendered import bundled_prerendered as p\n"
+            "entries, stored = list(g('en')), p('en')\n"
+            "print(len(entries), sum(stored.fragment(e.id, e.body) is not None for e in entries))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    total, stored = map(int, counted.stdout.split())
+    assert total == 270
+    # every body is stored but the shipped ones that hold a note or a table
+    assert stored >= total - 5
