@@ -174,7 +174,7 @@ def measure_sites(
     return reports, skipped
 
 
-def use_enlarged_glossary(folder: Path, entries: int, languages: Sequence[str] = ()) -> int:
+def use_enlarged_glossary(folder: Path, entries: int, languages: Sequence[str] = ()) -> Path:
     """Make every build of this run import a copy of the package whose glossaries hold
     ``entries`` entries (``benchmarks.page_cost.enlarged_package``), and check that they do."""
     root = enlarged_package(folder, PROJECT_ROOT, entries, languages)
@@ -184,7 +184,7 @@ def use_enlarged_glossary(folder: Path, entries: int, languages: Sequence[str] =
     if not imported.is_relative_to(root.resolve()):
         raise SystemExit(f"the builds would import {imported}, not the enlarged copy under {root}")
     print(f"glossary: a copy of the package with {entries} entries a language, in {root}")
-    return entries
+    return root
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or Path(tmp)
         if args.entries:
-            report["glossary_entries"] = use_enlarged_glossary(workdir / f"glossary-{args.entries}", args.entries)
+            use_enlarged_glossary(workdir / f"glossary-{args.entries}", args.entries)
         if not args.no_synthetic:
             report = measure(
                 workdir,
@@ -245,6 +245,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                 names, workdir, reps=args.site_reps, warmup=args.site_warmup, build_root=args.sites_dir
             )
             report["sites"], report["sites_skipped"] = sites, skipped
+    if args.entries:
+        report["glossary_entries"] = args.entries
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return report
