@@ -59,7 +59,8 @@ def _trie_regex(words: Iterable[str]) -> str:
         # Runs of single-child nodes are walked in a loop, so recursion happens only at
         # branch points: a 1,000-character name costs no 1,000 stack frames.
         ending = "" in node
-        branches = []
+        # branch rest (what follows its first character) -> the first characters leading to it
+        leads: dict[str, list[str]] = {}
         for char, child in sorted(node.items()):
             if not char:
                 continue
@@ -67,7 +68,15 @@ def _trie_regex(words: Iterable[str]) -> str:
             while len(child) == 1 and "" not in child:
                 ((char, child),) = child.items()
                 run.append(piece(char))
-            branches.append("".join(run) + emit(child))
+            leads.setdefault("".join(run[1:]) + emit(child), []).append(run[0])
+        # Branches whose rest is the same are written once behind their first characters
+        # ("4 bit ..." and "4-bit ..." as ``4(?:\s+|\-)bit...``): the same words, half the
+        # source for a name spelt with a space or a hyphen, and Python's compiler reads the
+        # source a character at a time. A branch point's first characters differ, so at most
+        # one of them matches where a branch is tried, whichever the order.
+        branches = [
+            (first[0] if len(first) == 1 else "(?:" + "|".join(first) + ")") + rest for rest, first in leads.items()
+        ]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
