@@ -51,6 +51,13 @@ def _build(args: list[str], environ: dict[str, str], out: str, err: str) -> None
     sys.exit(main(args))
 
 
+def quiet_build(src: Path, out: Path, *extra: str, builder: str = "html") -> str:
+    """A quiet (``-q``) build of ``src`` into ``out`` that must succeed; its stderr (the warnings)."""
+    result = run_sphinx(["-b", builder, "-q", *extra, str(src), str(out)])
+    assert result.returncode == 0, result.stderr
+    return result.stderr
+
+
 def run_sphinx(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
     """What ``subprocess.run([sys.executable, "-m", "sphinx", *args], capture_output=True,
     text=True)`` gives, from a child of the forkserver."""

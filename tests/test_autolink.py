@@ -187,7 +187,8 @@ def test_bad_mode_is_a_config_warning(make_app, tmp_path):
 
 
 def test_parallel_build_matches_serial_with_autolinks(tmp_path):
-    from .test_parallel import assert_same_output, backlinks, clean_build, sphinx_build, write_project
+    from .sphinx_process import quiet_build
+    from .test_parallel import assert_same_output, backlinks, clean_build, write_project
 
     src = tmp_path / "src"
     write_project(src)
@@ -201,7 +202,7 @@ def test_parallel_build_matches_serial_with_autolinks(tmp_path):
             page.write("\nPlain prose about the pipeline, pooling and large language models.\n")
     serial = clean_build(src, tmp_path, "serial")
     parallel = tmp_path / "parallel"
-    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert quiet_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
     assert len(backlinks(serial, "term-pipeline")) == 14
     assert read_html(parallel / "page05.html").select(".mlglossary-autolink")

@@ -279,7 +279,8 @@ def test_a_phrase_is_kept_and_a_value_without_any_name_is_reported(tmp_path):
 
 
 def test_parallel_and_incremental_builds_keep_page_exclusions(tmp_path):
-    from .test_parallel import PAGES, assert_same_output, clean_build, sphinx_build, write_project
+    from .sphinx_process import quiet_build
+    from .test_parallel import PAGES, assert_same_output, clean_build, write_project
 
     src = tmp_path / "src"
     write_project(src)
@@ -294,7 +295,7 @@ def test_parallel_and_incremental_builds_keep_page_exclusions(tmp_path):
         )
     serial = clean_build(src, tmp_path, "serial")
     parallel = tmp_path / "parallel"
-    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert quiet_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
     odd, even = (
         [" ".join(a.get_text().split()) for a in read_html(serial / f"page{n:02d}.html").select(".mlglossary-autolink")]
@@ -305,6 +306,6 @@ def test_parallel_and_incremental_builds_keep_page_exclusions(tmp_path):
     # an incremental build after a page drops its exclusion links what a clean build links
     page = src / "page01.md"
     page.write_text(page.read_text().replace("exclude: LLM", "exclude: Comet Hyperparameters"))
-    assert sphinx_build(src, parallel, "-j", "2") == ""
+    assert quiet_build(src, parallel, "-j", "2") == ""
     assert_same_output(clean_build(src, tmp_path, "again"), parallel)
     assert "LLMs" in [a.get_text() for a in read_html(parallel / "page01.html").select(".mlglossary-autolink")]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from .shared_builds import shared_build
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: F401 (for test_glossary_page_browser)
@@ -56,11 +56,7 @@ SHOW_DELAY, HIDE_DELAY = 150, 200
 
 
 def sphinx_build(out: Path, *overrides: str, root: Path = ROOT, builder: str = "html") -> Path:
-    command = ["-q", "-b", builder]
-    for override in overrides:
-        command += ["-D", override]
-    result = run_sphinx([*command, str(root), str(out)])
-    assert result.returncode == 0, result.stderr
+    quiet_build(root, out, *(part for override in overrides for part in ("-D", override)), builder=builder)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "mlglossary-key-" in index and (out / "_static" / "mlglossary-cards.js").is_file(), (
         "the build emits no tooltip cards: is the Python side in place?"

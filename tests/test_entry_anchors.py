@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 MD_GLOSSARY = """# Glossary
 
@@ -109,9 +109,8 @@ def write_project(src: Path, markup: str) -> None:
 def test_an_entry_takes_its_anchor_back_from_what_the_page_wrote_above_it(tmp_path: Path, markup: str):
     src, out = tmp_path / "src", tmp_path / "html"
     write_project(src, markup)
-    result = run_sphinx(["-b", "html", "-q", "-E", str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr  # no entry "shown twice", no citation unknown
+    stderr = quiet_build(src, out, "-E")
+    assert "WARNING" not in stderr, stderr  # no entry "shown twice", no citation unknown
 
     glossary = read_html(out / "glossary.html")
     ids = Counter(element["id"] for element in glossary.select("[id]"))
@@ -149,9 +148,8 @@ def test_on_the_single_page_an_entry_keeps_its_anchor_from_other_pages_sections(
     (src / f"intro.{markup}").write_text(intro)
     index = src / f"index.{markup}"
     index.write_text(index.read_text().replace("glossary", "intro\n" + ("" if md else "   ") + "glossary", 1))
-    result = run_sphinx(["-b", "singlehtml", "-q", "-E", str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
+    stderr = quiet_build(src, out, "-E", builder="singlehtml")
+    assert "WARNING" not in stderr, stderr
     page = read_html(out / "index.html")
     ids = Counter(element["id"] for element in page.select("[id]"))
     assert [given for given, count in ids.items() if count > 1] == []

@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup
 from sphinxcontrib_mlglossary.untrusted_text import MAX_SUMMARY, definitions_on_page
 
 from .conftest import card_asset_data, card_key, read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -44,14 +44,8 @@ def plain_site(tmp_path: Path, *, hostile: bool = False) -> Path:
         + "\n   parameter\n      A name in a function's definition.\n"
     )
     out = tmp_path / "plain-out"
-    _sphinx_build(src, out)
+    quiet_build(src, out)
     return out
-
-
-def _sphinx_build(src: Path, out: Path, *extra: str, builder: str = "html") -> str:
-    result = run_sphinx(["-b", builder, "-q", *extra, str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    return result.stderr
 
 
 def citing_project(tmp_path: Path, target: str, inventory: str, text: str, *, on: bool = True) -> Path:
@@ -123,7 +117,7 @@ def test_a_site_built_with_this_extension_gives_cards_from_its_glossary_json(bui
         tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask` and {term}`site:MLM`, {term}`epochs`."
     )
     out = tmp_path / "out"
-    assert _sphinx_build(src, out) == ""
+    assert quiet_build(src, out) == ""
     cards = _cards(out)
     assert set(cards) == {"attention mask", "MLM", "epochs"}  # a plural reaches its entry too
     mask = BeautifulSoup(cards["attention mask"], "html.parser")
@@ -149,7 +143,7 @@ def test_a_relative_mapping_gives_cards_on_pages_in_folders_too(tmp_path: Path):
     (src / "guide" / "deep.md").write_text("# Deep\n\nA {term}`teapot` again.\n")
     (src / "index.md").write_text("# Citing\n\n{term}`teapot`\n\n```{toctree}\nsecond\nguide/deep\n```\n")
     out = tmp_path / "out"
-    assert _sphinx_build(src, out) == ""
+    assert quiet_build(src, out) == ""
     top = read_html(out / "index.html").find("a", string="teapot")
     deep = read_html(out / "guide" / "deep.html").find("a", string="teapot")
     assert top["href"] == "notes/index.html#term-teapot"
@@ -162,7 +156,7 @@ def test_off_by_default(built_root, tmp_path: Path):
     site = Path(built_root("basic-md").outdir)
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`", on=False)
     out = tmp_path / "out"
-    assert _sphinx_build(src, out) == ""
+    assert quiet_build(src, out) == ""
     link = read_html(out / "index.html").find("a", string="attention mask")
     assert link["href"] == f"{site}/glossary.html#term-attention-mask"
     assert "mlglossary-term" not in link.get("class", [])
@@ -175,7 +169,7 @@ def test_a_plain_sphinx_site_over_http_gives_cards_from_its_definitions_as_plain
     with _served(site) as url:
         src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`teapot`, {term}`kettle`.")
         out = tmp_path / "out"
-        assert _sphinx_build(src, out) == ""
+        assert quiet_build(src, out) == ""
     cards = _cards(out)
     assert set(cards) == {"teapot", "kettle"}
     teapot = BeautifulSoup(cards["teapot"], "html.parser")
@@ -205,7 +199,7 @@ def test_requests_carry_the_projects_user_agent(built_root, tmp_path: Path):
     with _served(site, _RecordingHandler, seen) as url:
         src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`attention mask`")
         (src / "conf.py").write_text((src / "conf.py").read_text() + "user_agent = 'handbook-builder/1.0'\n")
-        assert _sphinx_build(src, tmp_path / "out") == ""
+        assert quiet_build(src, tmp_path / "out") == ""
     assert ("/glossary.json", "handbook-builder/1.0") in seen
     assert "attention mask" in _cards(tmp_path / "out")
 
@@ -229,11 +223,11 @@ def test_a_site_read_over_http_is_kept_in_the_cache_while_intersphinx_keeps_its_
     out = tmp_path / "out"
     with _served(site) as url:
         src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`kettle`")
-        assert _sphinx_build(src, out) == ""
+        assert quiet_build(src, out) == ""
     first = _cards(out)
     # the server is gone: intersphinx and the cards both come from the build's cache
     (src / "index.md").write_text("# Citing again\n\n{term}`kettle`\n\n```{toctree}\nsecond\n```\n")
-    assert _sphinx_build(src, out) == ""
+    assert quiet_build(src, out) == ""
     assert _cards(out) == first
 
 
@@ -242,7 +236,7 @@ def test_an_unreadable_site_is_one_warning_and_bare_links(tmp_path: Path):
     (site / "index.html").unlink()  # the inventory names a glossary page that isn't there
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`teapot`, {term}`kettle`")
     out = tmp_path / "out"
-    warnings = [line for line in _sphinx_build(src, out).splitlines() if "WARNING" in line]
+    warnings = [line for line in quiet_build(src, out).splitlines() if "WARNING" in line]
     assert len(warnings) == 1
     assert "[mlglossary.external_cards]" in warnings[0]
     assert "'site'" in warnings[0]
@@ -256,15 +250,15 @@ def test_parallel_and_incremental_builds_match_a_clean_serial_one(built_root, tm
     shutil.copytree(Path(built_root("basic-md").outdir), site)
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`attention mask`, {term}`MLM`")
     incremental = tmp_path / "incremental"
-    assert _sphinx_build(src, incremental) == ""
+    assert quiet_build(src, incremental) == ""
     before = _cards(incremental)
     # the other site's glossary changes: an incremental build rewrites the citing page
     glossary = site / "glossary.json"
     glossary.write_text(glossary.read_text(encoding="utf-8").replace("padding", "PADDING"), encoding="utf-8")
-    assert _sphinx_build(src, incremental) == ""
+    assert quiet_build(src, incremental) == ""
     serial, parallel = tmp_path / "serial", tmp_path / "parallel"
-    assert _sphinx_build(src, serial, "-E") == ""
-    assert _sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert quiet_build(src, serial, "-E") == ""
+    assert quiet_build(src, parallel, "-E", "-j", "2") == ""
     assert "PADDING" in _cards(serial)["attention mask"]
     assert _cards(serial) != before
     for name in ("index.html", "second.html"):
@@ -328,7 +322,7 @@ def test_a_site_slower_than_intersphinx_timeout_is_one_warning(built_root, tmp_p
         src = citing_project(tmp_path, url + "/", url + "/objects.inv", "{term}`attention mask`")
         (src / "conf.py").write_text((src / "conf.py").read_text() + "intersphinx_timeout = 0.5\n")
         started = time.monotonic()
-        warnings = _sphinx_build(src, tmp_path / "out").splitlines()
+        warnings = quiet_build(src, tmp_path / "out").splitlines()
         took = time.monotonic() - started
     assert [line for line in warnings if "WARNING" in line] == [
         line for line in warnings if "[mlglossary.external_cards]" in line and "Timeout" in line
@@ -346,7 +340,7 @@ def test_every_builder_builds_and_html_ones_show_the_card(tmp_path: Path, builde
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`teapot`")
     (src / "conf.py").write_text((src / "conf.py").read_text() + "version = '1'\ncopyright = 'us'\n")
     out = tmp_path / "out"
-    assert _sphinx_build(src, out, "-d", str(tmp_path / "doctrees"), builder=builder) == ""
+    assert quiet_build(src, out, "-d", str(tmp_path / "doctrees"), builder=builder) == ""
     if builder in {"dirhtml", "singlehtml"}:
         page = out / "index.html"
         assert set(_cards(out)) == {"teapot"}
@@ -364,11 +358,11 @@ def test_a_name_the_bundled_glossary_spells_otherwise_reaches_the_plain_sites_te
     site = plain_site(tmp_path)
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`parameter`", on=False)
     out = tmp_path / "out"
-    assert _sphinx_build(src, out) == ""
+    assert quiet_build(src, out) == ""
     link = read_html(out / "index.html").find("a", string="parameter")
     assert link["href"] == f"{site}/index.html#term-parameter"
     src = citing_project(tmp_path, str(site), str(site / "objects.inv"), "{term}`parameter`")
-    assert _sphinx_build(src, out, "-E") == ""
+    assert quiet_build(src, out, "-E") == ""
     card = BeautifulSoup(_cards(out)["parameter"], "html.parser")
     assert (
         card.select_one(".mlglossary-card-summary").get_text() == "A name in a function’s definition."

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po, write_po
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import ROOTS, card_key, read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 ON = {"mlglossary_first_use": True}
 
@@ -107,8 +107,7 @@ def test_auto_links_are_expanded_too(root_app):
 
 def fill_catalog(src: Path, out: Path, translations: dict[str, str]) -> None:
     """Extract the messages with the gettext builder and translate the ones starting as given, as a translator would."""
-    result = run_sphinx(["-b", "gettext", "-q", str(src), str(out)])
-    assert result.returncode == 0, result.stderr
+    quiet_build(src, out, builder="gettext")
     with (out / "tutorial.pot").open("rb") as stream:
         catalog = read_po(stream)
     catalog.locale = "es"

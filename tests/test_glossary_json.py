@@ -11,7 +11,7 @@ from sphinxcontrib_mlglossary.glossary_json import SCHEMA_PATH
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import TWIN_CITED, ids_of, read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
@@ -148,8 +148,7 @@ def test_incremental_builds_rewrite_the_file_only_when_its_inputs_change(tmp_pat
     out, clean = tmp_path / "out", tmp_path / "clean"
 
     def build(target, *extra):
-        result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(target)])
-        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert quiet_build(src, target, *extra) == ""
 
     build(out)
     written = (out / "glossary.json").stat().st_mtime_ns

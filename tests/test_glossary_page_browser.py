@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .shared_builds import shared_build
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 # browser, open_page and axe are fixtures, used by name; importing test_browser also skips
 # this module without chromium or Playwright (an error under CI=true)
@@ -32,9 +32,7 @@ OURS = ".mlglossary-letters, .mlglossary-letter, .mlglossary-backlinks, .mlgloss
 def build_example(folder: Path, language: str) -> None:
     srcdir, out = folder / "src", folder / "html"
     shutil.copytree(EXAMPLE, srcdir, ignore=shutil.ignore_patterns("_build", "*.mo"))
-    command = ["-q", "-W", "-b", "html", "-D", f"language={language}"]
-    result = run_sphinx([*command, str(srcdir), str(out)])
-    assert result.returncode == 0, result.stderr
+    quiet_build(srcdir, out, "-W", "-D", f"language={language}")
 
 
 @pytest.fixture(scope="module")

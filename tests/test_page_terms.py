@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOTS, read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 FIRST_BOX = [
     "masked language modeling (MLM)",
@@ -116,8 +116,7 @@ def test_an_unknown_section_is_a_warning(root_app):
 
 
 def build(src: Path, out: Path, *extra: str) -> None:
-    result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
-    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert quiet_build(src, out, *extra) == ""
 
 
 def test_parallel_and_incremental_builds_equal_a_clean_one(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import read_html, read_html_with_cards
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build, run_sphinx
 
 PAGES = 14
 TERMS = ["attention mask", "MLM", "token", "input IDs", "ZeRO"]
@@ -57,12 +57,6 @@ def write_project(src: Path, page: Sequence[str] | None = None) -> None:
         )
 
 
-def sphinx_build(src: Path, out: Path, *extra: str) -> str:
-    result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    return result.stderr
-
-
 def assert_same_output(left: Path, right: Path) -> None:
     """Every HTML page byte for byte, ``<head>`` included (asset links and their ``?v=`` checksums)."""
     names = sorted(p.name for p in right.glob("*.html"))
@@ -97,7 +91,7 @@ def clean_build(src: Path, tmp_path: Path, label: str) -> Path:
         return _CLEAN_BUILDS[key]
     out = tmp_path / f"clean-{label}"
     shutil.rmtree(out, ignore_errors=True)
-    assert sphinx_build(src, out, "-E") == ""
+    assert quiet_build(src, out, "-E") == ""
     _CLEAN_BUILDS[key] = out
     return out
 
@@ -113,7 +107,7 @@ def test_parallel_build_matches_serial(tmp_path: Path):
     write_project(src)
     serial = clean_build(src, tmp_path, "serial")
     parallel = tmp_path / "parallel"
-    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert quiet_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
     # every citing page is listed under the entries it cites
     assert len(backlinks(serial, "term-attention-mask")) > 3
@@ -130,19 +124,19 @@ def test_incremental_scenarios(tmp_path: Path, jobs: str):
     src = tmp_path / "src"
     write_project(src, page=CITED_PAGE)
     out = tmp_path / "incremental"
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
 
     # 1. a page gains a citation
     page = src / "page03.md"
     page.write_text(page.read_text() + "\nNow {term}`ZeRO` too.\n")
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     assert_same_output(clean_build(src, tmp_path, "1"), out)
     assert "page03.html#mlglossary-cite-page03-3" in backlinks(out, "term-zero-redundancy-optimizer")
 
     # 2. a page is removed
     assert any(href.startswith("aside.html") for href in backlinks(out, "term-attention-mask"))
     (src / "aside.md").unlink()
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     (out / "aside.html").unlink()
     assert_same_output(clean_build(src, tmp_path, "2"), out)
     assert not any(href.startswith("aside.html") for href in backlinks(out, "term-attention-mask"))
@@ -150,7 +144,7 @@ def test_incremental_scenarios(tmp_path: Path, jobs: str):
     # 3. a section is renamed, 4. a page is retitled
     page = src / "notes.md"
     page.write_text(page.read_text().replace("## Details", "## Renamed section").replace("# Notes", "# Retitled"))
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     clean = clean_build(src, tmp_path, "3")
     assert_same_output(clean, out)
     assert "Retitled › Renamed section" in read_html(out / "glossary.html").get_text()
@@ -158,7 +152,7 @@ def test_incremental_scenarios(tmp_path: Path, jobs: str):
     # 5. a citation is removed
     page = src / "page00.md"
     page.write_text("# Page 0\n\nNo citations left.\n")
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     assert_same_output(clean_build(src, tmp_path, "4"), out)
     assert not any(href.startswith("page00.html") for href in backlinks(out, "term-attention-mask"))
 
@@ -177,10 +171,10 @@ def test_terms_defined_or_reworded_elsewhere_update_unchanged_pages(tmp_path: Pa
     # a page not re-read) moves when "widget" starts landing on a term
     page.write_text(page.read_text() + "\nA {term}`widget` and a {term}`sprocket`, then {term}`MLM`.\n")
     out = tmp_path / "incremental"
-    sphinx_build(src, out, "-j", jobs)  # warns: no term "widget" yet
+    quiet_build(src, out, "-j", jobs)  # warns: no term "widget" yet
 
     own.write_text("# Our terms\n\n```{glossary}\nsprocket\n   A toothed wheel.\n\nwidget\n   A small gadget.\n```\n")
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     clean = clean_build(src, tmp_path, "defined")
     assert_same_output(clean, out)
     box = read_html(out / "own.html").find(id="term-widget").find_next_sibling("dd")
@@ -189,7 +183,7 @@ def test_terms_defined_or_reworded_elsewhere_update_unchanged_pages(tmp_path: Pa
 
     # a definition reworded: the unchanged citing page shows the new card
     own.write_text(own.read_text().replace("A toothed wheel.", "A wheel with teeth."))
-    sphinx_build(src, out, "-j", jobs)
+    quiet_build(src, out, "-j", jobs)
     assert_same_output(clean_build(src, tmp_path, "reworded"), out)
     link = read_html(out / "page09.html").find(id="mlglossary-cite-page09-4")
     assert link["title"] == "A wheel with teeth."
@@ -200,7 +194,7 @@ def test_a_second_build_finds_nothing_to_do(tmp_path: Path):
     src = tmp_path / "src"
     write_project(src, page=CITED_PAGE)
     out = tmp_path / "out"
-    sphinx_build(src, out)
+    quiet_build(src, out)
     result = run_sphinx(["-b", "html", str(src), str(out)])
     assert result.returncode == 0, result.stderr
     assert "configuration has changed" not in result.stdout
@@ -228,8 +222,8 @@ def test_an_edit_rewrites_no_page_for_the_sake_of_cards_but_see_also_links_follo
     (plain / "conf.py").write_text('extensions = ["myst_parser"]\n')
     (plain / "glossary.md").write_text("# Glossary\n")
     out, plain_out = tmp_path / "out", tmp_path / "plain-out"
-    sphinx_build(src, out)
-    sphinx_build(plain, plain_out)
+    quiet_build(src, out)
+    quiet_build(plain, plain_out)
 
     def see_also(out: Path):
         dd = read_html(out / "glossary.html").find(id="term-attention-mask").find_next_sibling("dd")
@@ -241,7 +235,7 @@ def test_an_edit_rewrites_no_page_for_the_sake_of_cards_but_see_also_links_follo
             stamps = {p.name: p.stat().st_mtime_ns for p in output.glob("*.html")}
             page = source / "page03.md"
             page.write_text(page.read_text() + text)
-            sphinx_build(source, output)
+            quiet_build(source, output)
             written.append(written_since(output, stamps))
         return written[0], written[1]
 

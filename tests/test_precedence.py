@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import inventory_terms, read_html
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 from .test_parallel import assert_same_output
 
 PAGES = 20
@@ -84,17 +84,14 @@ def write_project(src: Path, markup: str, shown: Sequence[str] | None = None) ->
 def build(src: Path, out: Path, jobs: str) -> list[str]:
     """A clean build; its warnings (the build must not fail)."""
     shutil.rmtree(out, ignore_errors=True)
-    result = run_sphinx(["-b", "html", "-q", "-E", "-j", jobs, str(src), str(out)])
-    assert result.returncode == 0, result.stderr
+    stderr = quiet_build(src, out, "-E", "-j", jobs)
     if jobs != "1":
-        assert "safe for parallel" not in result.stderr, result.stderr  # no serial fallback
-    return sorted(line for line in result.stderr.splitlines() if "WARNING" in line)
+        assert "safe for parallel" not in stderr, stderr  # no serial fallback
+    return sorted(line for line in stderr.splitlines() if "WARNING" in line)
 
 
 def incremental(src: Path, out: Path, jobs: str) -> list[str]:
-    result = run_sphinx(["-b", "html", "-q", "-j", jobs, str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    return sorted(line for line in result.stderr.splitlines() if "WARNING" in line)
+    return sorted(line for line in quiet_build(src, out, "-j", jobs).splitlines() if "WARNING" in line)
 
 
 def assert_same_build(left: Path, right: Path) -> None:
@@ -254,9 +251,8 @@ def test_documents_assembled_from_pages_leave_out_the_same_entries(tmp_path: Pat
     src = tmp_path / "src"
     write_project(src, "md", shown=CLASHING)
     out = tmp_path / builder
-    result = run_sphinx(["-b", builder, "-q", "-E", str(src), str(out)])
-    assert result.returncode == 0, result.stderr
-    assert result.stderr.count("[mlglossary.duplicate_term]") == 3, result.stderr
+    stderr = quiet_build(src, out, "-E", builder=builder)
+    assert stderr.count("[mlglossary.duplicate_term]") == 3, stderr
     if builder == "singlehtml":
         ids = [element["id"] for element in read_html(out / "index.html").select("dt[id]")]
         assert ids.count("term-epoch") == 1 and ids.count("term-tokenizer") == 1

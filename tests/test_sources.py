@@ -10,7 +10,7 @@ import pytest
 from sphinxcontrib_mlglossary.loader import bundled_glossary
 
 from .conftest import inventory_terms, read_html, read_html_with_cards
-from .sphinx_process import run_sphinx
+from .sphinx_process import quiet_build
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transformers_md"
 
@@ -193,8 +193,7 @@ def test_editing_the_file_rewrites_citing_pages(tmp_path):
     out = tmp_path / "out"
 
     def sphinx_build(*extra: str) -> None:
-        result = run_sphinx(["-b", "html", "-q", *extra, str(src), str(out)])
-        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert quiet_build(src, out, *extra) == ""
 
     sphinx_build()
     (src / "own.toml").write_text(OWN_TOML.replace("Our own summary", "A revised summary"))
@@ -206,8 +205,7 @@ def test_editing_the_file_rewrites_citing_pages(tmp_path):
     # and the result equals a clean build
     clean = tmp_path / "clean"
     shutil.rmtree(clean, ignore_errors=True)
-    result = run_sphinx(["-b", "html", "-q", "-E", str(src), str(clean)])
-    assert result.returncode == 0
+    quiet_build(src, clean, "-E")
     from .test_parallel import assert_same_output
 
     assert_same_output(clean, out)
@@ -229,7 +227,7 @@ def test_link_base_makes_relative_links_absolute(make_app, tmp_path):
 
 
 def test_parallel_build_with_a_source_file_matches_serial(tmp_path):
-    from .test_parallel import assert_same_output, clean_build, sphinx_build
+    from .test_parallel import assert_same_output, clean_build
 
     src = project(tmp_path, glossary_directive(":source: own.toml", ":merge:"), files={"own.toml": OWN_TOML})
     for n in range(8):
@@ -238,7 +236,7 @@ def test_parallel_build_with_a_source_file_matches_serial(tmp_path):
         )
     serial = clean_build(src, tmp_path, "serial")
     parallel = tmp_path / "parallel"
-    assert sphinx_build(src, parallel, "-E", "-j", "2") == ""
+    assert quiet_build(src, parallel, "-E", "-j", "2") == ""
     assert_same_output(serial, parallel)
     assert (
         "small learning rate"
