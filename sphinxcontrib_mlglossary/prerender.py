@@ -66,6 +66,14 @@ and a term: {term}`attention`... 1 < 2 & more.
 2. second
 
 > quoted text, "in quotes"
+
+```{note}
+A note with `code` and a {term}`token`.
+```
+
+| left | right | plain |
+| :--- | ---: | --- |
+| *a* | 1 < 2 | {term}`epoch` |
 """
 
 
