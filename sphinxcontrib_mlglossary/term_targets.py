@@ -14,7 +14,8 @@ reference names its page (``refdoc``), so documents assembled from several pages
 (singlehtml, LaTeX) count each page on its own. A reference that isn't the citation
 recorded next on its page was added after reading (by another extension): it gets no
 id and shifts no other citation's. Resolving moves the ids onto the link, where
-backlinks land.
+backlinks land; a citation no backlink counts (inside an entry, an auto-link, unless the
+project counts those) keeps its number but gets no id.
 
 Some references reach this phase with a bare text child (seen for references inside
 our MyST-rendered entries after the doctree round trip); resolving those would drop the
@@ -30,7 +31,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .citations import is_term_reference, target_as_written, written_target
+from .citations import AUTO, IN_GLOSSARY, is_term_reference, target_as_written, written_target
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import MlGlossaryDomain, glossary_domain
 from .external_terms import mapped_term_names
@@ -58,7 +59,7 @@ class TermTargets(SphinxPostTransform):
                     attributes = record["attributes"]
                     written = target_as_written(attributes, partial(str, record["text"]))
                     node_id = self._settle(attributes, written, node)
-                    if node_id is not None:
+                    if node_id:
                         record["ids"].append(node_id)
                 continue
             assert isinstance(node, addnodes.pending_xref)
@@ -67,7 +68,8 @@ class TermTargets(SphinxPostTransform):
             node_id = self._settle(node.attributes, written_target(node), node)
             if node_id is None:
                 continue
-            node["ids"].append(node_id)
+            if node_id:
+                node["ids"].append(node_id)
             if len(node.children) == 1 and isinstance(node.children[0], nodes.Element):
                 continue
             content = nodes.inline(
@@ -77,7 +79,11 @@ class TermTargets(SphinxPostTransform):
             node += content
 
     def _settle(self, attributes: dict[str, Any], written: str, location: nodes.Node) -> str | None:
-        """Settle a term reference's target (its ``attributes``, changed in place); its citation id, if any."""
+        """Settle a term reference's target (its ``attributes``, changed in place); its citation id.
+
+        None when it is no citation recorded on its page or lands on no term; "" when it
+        lands on one but nothing this build writes can point at it (see :func:`_linkable`).
+        """
         domain = self._domain
         found = self._index.resolve(written)
         if isinstance(found, Found):
@@ -102,7 +108,21 @@ class TermTargets(SphinxPostTransform):
         if record is None or position >= len(record.targets) or record.targets[position] != written:
             return None  # not the citation recorded next on its page: added after reading
         self._counted[page] = position + 1
-        return domain.citation_id(page, position)  # None: lands on no term, and shifts no other id
+        node_id = domain.citation_id(page, position)  # None: lands on no term, and shifts no other id
+        return node_id if node_id is None or _linkable(domain, record.flags[position]) else ""
+
+
+def _linkable(domain: MlGlossaryDomain, flags: int) -> bool:
+    """Whether "Cited in" lists and ``glossary.json`` count a citation with these flags.
+
+    They leave out citations inside glossary entries and auto-links unless the project
+    asks for them (:class:`~.backlinks.Resolver`); an id on those links lands nothing, and
+    the glossary page's 2,800 links carried about 90 KB of them.
+    """
+    settings = domain.session.settings
+    if flags & IN_GLOSSARY and not settings.backlinks_from_glossary:
+        return False
+    return not (flags & AUTO and not settings.autolink_backlinks)
 
 
 def _reference_or_linked_body(node: nodes.Node) -> bool:

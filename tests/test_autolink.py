@@ -175,6 +175,15 @@ def test_autolinks_count_as_citations_when_asked(built):
     glossary = read_html(app.outdir / "glossary.html")
     hrefs = [a["href"] for a in backlink_box(glossary, "term-pipeline").select("a")]
     assert hrefs == ["index.html#mlglossary-cite-index-0"]
+    assert read_html(app.outdir / "index.html").find(id="mlglossary-cite-index-0") is not None
+
+
+def test_autolinks_carry_no_citation_ids_when_not_counted(built):
+    # nothing lands on them: "Cited in" and glossary.json leave auto-links out by default
+    app = built("autolink-md", "first")
+    page = read_html(app.outdir / "index.html")
+    autolinks = [a for a in page.select("a") if a.select_one(".mlglossary-autolink")]
+    assert autolinks and not [a for a in autolinks if a.get("id")]
 
 
 def test_bad_mode_is_a_config_warning(make_app, tmp_path):

@@ -71,11 +71,17 @@ def test_citations_inside_the_glossary_are_left_out_by_default(root_app, built_r
         "glossary.html" not in a["href"] and not a["href"].startswith("#")
         for a in soup.select("div.mlglossary-backlinks a")
     )
+    # nothing lands on the entries' own links, so they carry no citation ids
+    in_entries = soup.select("dl.glossary dd a.reference.internal")
+    assert in_entries and not [a["id"] for a in in_entries if a.get("id", "").startswith("mlglossary-cite-")]
     # the attention mask's text cites token and input IDs, both shown
     app = root_app("html", "basic-md", page=TWIN_CITED, confoverrides={"mlglossary_backlinks_from_glossary": True})
     app.build()
     soup = read_html(app.outdir / "glossary.html")
-    assert any(a["href"].startswith("#mlglossary-cite-") for a in soup.select("div.mlglossary-backlinks a"))
+    landing = [
+        a["href"] for a in soup.select("div.mlglossary-backlinks a") if a["href"].startswith("#mlglossary-cite-")
+    ]
+    assert landing and all(soup.find(id=href[1:]) is not None for href in landing)
 
 
 @pytest.mark.parametrize(("builder", "page"), [("html", "glossary.html"), ("singlehtml", "index.html")])
