@@ -130,6 +130,7 @@ def measure(
         "format": fmt,
         "pairs": pairs,
         "warmup_pairs": warmup,
+        "rounds": results,  # every pair's values, to say which targets hold in each
         "medians": {v: {k: statistics.median(vals) for k, vals in r.items()} for v, r in results.items()},
         "ratios": {
             key: statistics.median(a / b for a, b in zip(results[candidate][key], results[baseline][key], strict=True))
