@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .citations import AUTO, IN_GLOSSARY, Cited, Index, PageCitations
+from .citations import Cited, Index, PageCitations, counted
 from .domain import MlGlossaryDomain, glossary_domain
 from .rendering import backlink_list
 
@@ -57,7 +57,7 @@ class Resolver:
         """(glossary docname, anchor) -> positions of the page's citations of it."""
         grouped: dict[tuple[str, str], list[int]] = defaultdict(list)
         for position, (target, flags) in enumerate(zip(record.targets, record.flags, strict=True)):
-            if (flags & IN_GLOSSARY and not self.include_glossary) or (flags & AUTO and not self.include_auto):
+            if not counted(flags, in_glossary=self.include_glossary, auto=self.include_auto):
                 continue
             condition = record.only(position)
             if condition:

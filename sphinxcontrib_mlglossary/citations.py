@@ -71,6 +71,12 @@ AUTO = 2
 _ONLY_SHIFT = 2
 
 
+def counted(flags: int, *, in_glossary: bool, auto: bool) -> bool:
+    """Whether backlinks count a citation with these flags, given whether they count the
+    citations inside glossary entries and auto-links (one rule for the lists and the ids)."""
+    return not (flags & IN_GLOSSARY and not in_glossary) and not (flags & AUTO and not auto)
+
+
 class PageCitations(NamedTuple):
     """A page's citations in document order, stored column by column.
 

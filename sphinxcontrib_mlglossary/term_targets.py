@@ -31,7 +31,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .citations import AUTO, IN_GLOSSARY, is_term_reference, target_as_written, written_target
+from .citations import counted, is_term_reference, target_as_written, written_target
 from .diagnostics import MlGlossaryWarning, warn
 from .domain import MlGlossaryDomain, glossary_domain
 from .external_terms import mapped_term_names
@@ -82,7 +82,7 @@ class TermTargets(SphinxPostTransform):
         """Settle a term reference's target (its ``attributes``, changed in place); its citation id.
 
         None when it is no citation recorded on its page or lands on no term; "" when it
-        lands on one but nothing this build writes can point at it (see :func:`_linkable`).
+        lands on one but nothing this build writes can point at it (see :func:`~.citations.counted`).
         """
         domain = self._domain
         found = self._index.resolve(written)
@@ -109,20 +109,13 @@ class TermTargets(SphinxPostTransform):
             return None  # not the citation recorded next on its page: added after reading
         self._counted[page] = position + 1
         node_id = domain.citation_id(page, position)  # None: lands on no term, and shifts no other id
-        return node_id if node_id is None or _linkable(domain, record.flags[position]) else ""
-
-
-def _linkable(domain: MlGlossaryDomain, flags: int) -> bool:
-    """Whether "Cited in" lists and ``glossary.json`` count a citation with these flags.
-
-    They leave out citations inside glossary entries and auto-links unless the project
-    asks for them (:class:`~.backlinks.Resolver`); an id on those links lands nothing, and
-    the shipped glossary page's 2,456 in-entry links carried 85 KB of them.
-    """
-    settings = domain.session.settings
-    if flags & IN_GLOSSARY and not settings.backlinks_from_glossary:
-        return False
-    return not (flags & AUTO and not settings.autolink_backlinks)
+        # an id no "Cited in" list or glossary.json counts lands nothing (the shipped
+        # glossary page's 2,456 in-entry links carried 85 KB of them)
+        settings = domain.session.settings
+        linked = counted(
+            record.flags[position], in_glossary=settings.backlinks_from_glossary, auto=settings.autolink_backlinks
+        )
+        return node_id if node_id is None or linked else ""
 
 
 def _reference_or_linked_body(node: nodes.Node) -> bool:
